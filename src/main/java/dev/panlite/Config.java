@@ -1,0 +1,413 @@
+package dev.panlite;
+
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.sql.DriverPropertyInfo;
+import java.sql.SQLException;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+
+/**
+ * The settings of one connection URL plus Properties, parsed and validated once; immutable.
+ *
+ * <p>URL forms after {@code jdbc:sqlite:}: a file path, {@code :memory:}, nothing (a temporary
+ * on-disk database), or an SQLite URI filename ({@code file:x.db?mode=ro}). A query string after
+ * {@code ?} carries {@link Setting}s; in a {@code file:} URI the parameters SQLite itself reads
+ * stay in the filename. Properties override the URL; {@code user} and {@code password} are ignored.
+ * An unknown key (SQLState {@value #STATE_UNKNOWN_KEY}) or an invalid value (SQLState
+ * {@value #STATE_INVALID_VALUE}) is an {@link SQLException} that names the key and what is accepted.
+ */
+public final class Config {
+    public static final String PREFIX = "jdbc:sqlite:";
+
+    /** SQLState of an invalid value or malformed URL: "invalid attribute value". */
+    public static final String STATE_INVALID_VALUE = "HY024";
+    /** SQLState of an unknown setting key: "invalid attribute/option identifier". */
+    public static final String STATE_UNKNOWN_KEY = "HY092";
+
+    private static final int SQLITE_OPEN_READONLY = 0x1;
+    private static final int SQLITE_OPEN_URI = 0x40;
+    private static final int SQLITE_OPEN_SHAREDCACHE = 0x20000;
+    private static final int SQLITE_OPEN_PRIVATECACHE = 0x40000;
+
+    /** Query parameters of a URI filename that SQLite itself interprets (sqlite.org/uri.html). */
+    private static final List<String> SQLITE_URI_PARAMS =
+            List.of("vfs", "mode", "cache", "psow", "nolock", "immutable", "modeof");
+    /** Sent by DriverManager and connection pools; SQLite has no users. */
+    private static final Set<String> IGNORED_KEYS = Set.of("user", "password");
+    /** For error messages: every key, the limits folded into one group to keep it short. */
+    private static final String ALL_KEYS = Arrays.stream(Setting.values())
+            .filter(s -> s.use() != Setting.Use.LIMIT).map(Setting::key).collect(Collectors.joining(", "))
+            + ", limit_{" + Arrays.stream(Setting.values()).filter(s -> s.use() == Setting.Use.LIMIT)
+            .map(s -> s.key().substring("limit_".length())).collect(Collectors.joining(", ")) + "}";
+
+    private final String url;
+    private final String filename;
+    private final Map<Setting, String> given;
+    private final int openFlags;
+    private final boolean readOnlyOpen;
+    private final int busyTimeoutMillis;
+    private final int stmtCacheSize;
+    private final boolean cacheTxStatements;
+    private final boolean readUncommitted;
+    private final List<String> pragmas;
+    private final Map<Integer, Integer> limits;
+    private final TransactionMode transactionMode;
+    private final DateClass dateClass;
+    private final DatePrecision datePrecision;
+    private final DateTimeFormatter dateFormatter;
+
+    private Config(String url, String filename, Map<Setting, String> given) {
+        this.url = url;
+        this.filename = filename;
+        this.given = given;
+
+        int flags = Integer.parseInt(get(Setting.OPEN_MODE));
+        if (isSet(Setting.SHARED_CACHE)) {
+            flags &= ~(SQLITE_OPEN_SHAREDCACHE | SQLITE_OPEN_PRIVATECACHE);
+            flags |= Boolean.parseBoolean(get(Setting.SHARED_CACHE)) ? SQLITE_OPEN_SHAREDCACHE : 0;
+        }
+        if (filename.startsWith("file:")) {
+            flags |= SQLITE_OPEN_URI;
+        }
+        this.openFlags = flags;
+        this.readOnlyOpen = (flags & SQLITE_OPEN_READONLY) != 0 || uriParam(filename, "mode").equals("ro");
+        this.busyTimeoutMillis = Integer.parseInt(get(Setting.BUSY_TIMEOUT));
+        this.stmtCacheSize = Integer.parseInt(get(Setting.STMT_CACHE_SIZE));
+        this.cacheTxStatements = Boolean.parseBoolean(get(Setting.CACHE_TX_STATEMENTS));
+        this.readUncommitted = Boolean.parseBoolean(get(Setting.READ_UNCOMMITTED));
+
+        List<String> p = new ArrayList<>();
+        Map<Integer, Integer> l = new TreeMap<>();
+        given.forEach((s, v) -> {
+            switch (s.use()) {
+                case PRAGMA -> p.add(s.pragma(v));
+                case LIMIT -> l.put(s.limitId(), Integer.parseInt(v));
+                default -> { }
+            }
+        });
+        this.pragmas = List.copyOf(p);
+        this.limits = Collections.unmodifiableMap(l);
+
+        this.transactionMode = TransactionMode.valueOf(get(Setting.TRANSACTION_MODE));
+        this.dateClass = DateClass.valueOf(get(Setting.DATE_CLASS));
+        this.datePrecision = DatePrecision.valueOf(get(Setting.DATE_PRECISION));
+        // Locale.ROOT: what is stored in the database must not depend on the JVM's locale.
+        this.dateFormatter = DateTimeFormatter.ofPattern(get(Setting.DATE_STRING_FORMAT), Locale.ROOT);
+    }
+
+    /** Whether the URL is one for this driver; false for null. */
+    public static boolean acceptsURL(String url) {
+        return url != null && url.startsWith(PREFIX);
+    }
+
+    /**
+     * Parses and validates a URL and its Properties (which may be null; they override the URL).
+     *
+     * @throws SQLException naming the key and the accepted values, for an unknown key, an invalid
+     *     value or a URL not starting with {@link #PREFIX}
+     */
+    public static Config parse(String url, Properties info) throws SQLException {
+        if (!acceptsURL(url)) {
+            throw new SQLException("Not an SQLite URL: " + url + " (expected " + PREFIX + "<file>)",
+                    STATE_INVALID_VALUE);
+        }
+        Map<Setting, String> raw = new EnumMap<>(Setting.class);
+        List<SQLException> problems = new ArrayList<>();
+        String filename = collect(url, info, raw, problems);
+        if (!problems.isEmpty()) {
+            throw problems.get(0);
+        }
+        Map<Setting, String> given = new EnumMap<>(Setting.class);
+        for (Map.Entry<Setting, String> e : raw.entrySet()) {
+            Setting s = e.getKey();
+            try {
+                given.put(s, s.canonical(e.getValue()));
+            } catch (IllegalArgumentException invalid) {
+                throw new SQLException("Invalid value " + quote(e.getValue()) + " for setting " + s.key()
+                        + ": expected " + invalid.getMessage(), STATE_INVALID_VALUE);
+            }
+        }
+        return new Config(url, filename, Collections.unmodifiableMap(given));
+    }
+
+    /**
+     * One entry per {@link Setting}, in declaration order: its current value (from the URL or
+     * Properties when given and valid, else the default), description and choices. Never throws:
+     * what cannot be parsed is passed over.
+     */
+    public static DriverPropertyInfo[] propertyInfo(String url, Properties info) {
+        Map<Setting, String> raw = new EnumMap<>(Setting.class);
+        if (acceptsURL(url)) {
+            collect(url, info, raw, new ArrayList<>());
+        }
+        Setting[] all = Setting.values();
+        DriverPropertyInfo[] result = new DriverPropertyInfo[all.length];
+        for (int i = 0; i < all.length; i++) {
+            Setting s = all[i];
+            String value = s.defaultValue();
+            if (raw.containsKey(s)) {
+                try {
+                    value = s.canonical(raw.get(s));
+                } catch (IllegalArgumentException invalid) {
+                    // keep the default: this method only informs
+                }
+            }
+            DriverPropertyInfo d = new DriverPropertyInfo(s.key(), value);
+            d.description = s.description();
+            d.choices = s.choices();
+            d.required = false;
+            result[i] = d;
+        }
+        return result;
+    }
+
+    /**
+     * Puts the settings of the URL, then of the Properties, into {@code raw} (not yet validated) and
+     * returns the filename for sqlite3_open_v2. Unknown keys and malformed parameters are added to
+     * {@code problems} and passed over.
+     */
+    private static String collect(String url, Properties info, Map<Setting, String> raw,
+                                  List<SQLException> problems) {
+        String rest = url.substring(PREFIX.length());
+        String filename = rest;
+        int q = rest.indexOf('?');
+        if (q >= 0) {
+            String base = rest.substring(0, q);
+            String query = rest.substring(q + 1);
+            // Case-sensitive, as SQLite's own test for a URI filename.
+            boolean uri = base.startsWith("file:");
+            if (uri && query.indexOf('#') >= 0) {
+                query = query.substring(0, query.indexOf('#')); // SQLite ignores a URI's fragment
+            }
+            List<String> kept = new ArrayList<>();
+            for (String param : query.split("&")) {
+                if (param.isEmpty()) {
+                    continue;
+                }
+                int eq = param.indexOf('=');
+                String key;
+                String value;
+                try {
+                    key = decode(eq < 0 ? param : param.substring(0, eq));
+                    value = eq < 0 ? "" : decode(param.substring(eq + 1));
+                } catch (IllegalArgumentException badEscape) {
+                    problems.add(new SQLException("Malformed %-escape in URL parameter " + quote(param),
+                            STATE_INVALID_VALUE));
+                    continue;
+                }
+                if (SQLITE_URI_PARAMS.contains(key)) {
+                    if (uri) {
+                        kept.add(param); // SQLite decodes its own parameters
+                    } else {
+                        problems.add(new SQLException("URL parameter " + key + " is read by SQLite only in a"
+                                + " URI filename: write " + PREFIX + "file:" + base + "?" + param,
+                                STATE_UNKNOWN_KEY));
+                    }
+                } else {
+                    putSetting(raw, key, value, "the URL", problems);
+                }
+            }
+            filename = kept.isEmpty() ? base : base + "?" + String.join("&", kept);
+        }
+        for (Map.Entry<String, String> e : flatten(info).entrySet()) {
+            putSetting(raw, e.getKey(), e.getValue(), "Properties", problems);
+        }
+        return filename;
+    }
+
+    private static String decode(String s) {
+        return URLDecoder.decode(s, StandardCharsets.UTF_8);
+    }
+
+    private static void putSetting(Map<Setting, String> raw, String key, String value, String where,
+                                   List<SQLException> problems) {
+        if (IGNORED_KEYS.contains(key.trim().toLowerCase(Locale.ROOT))) {
+            return;
+        }
+        Setting s = Setting.byKey(key);
+        if (s != null) {
+            raw.put(s, value);
+        } else {
+            problems.add(unknownKey(key, where));
+        }
+    }
+
+    private static SQLException unknownKey(String key, String where) {
+        Setting near = nearest(key.trim().toLowerCase(Locale.ROOT));
+        return new SQLException("Unknown setting " + quote(key) + " in " + where
+                + (near == null ? "" : " (did you mean " + near.key() + "?)")
+                + ". Settings: " + ALL_KEYS
+                + "; in a file: URI also SQLite's " + String.join(", ", SQLITE_URI_PARAMS) + ".",
+                STATE_UNKNOWN_KEY);
+    }
+
+    /** The setting whose key is within two edits of a misspelled one, if any. */
+    private static Setting nearest(String key) {
+        Setting best = null;
+        int bestDistance = 3;
+        for (Setting s : Setting.values()) {
+            int d = editDistance(key, s.key());
+            if (d < bestDistance) {
+                best = s;
+                bestDistance = d;
+            }
+        }
+        return best;
+    }
+
+    private static int editDistance(String a, String b) {
+        int[] prev = new int[b.length() + 1];
+        int[] cur = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) {
+            prev[j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            cur[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                int substitute = prev[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+                cur[j] = Math.min(substitute, Math.min(prev[j], cur[j - 1]) + 1);
+            }
+            int[] t = prev;
+            prev = cur;
+            cur = t;
+        }
+        return prev[b.length()];
+    }
+
+    /** Properties as strings, defaults included; pools sometimes put non-String values. */
+    private static Map<String, String> flatten(Properties info) {
+        Map<String, String> result = new TreeMap<>();
+        if (info != null) {
+            for (String name : info.stringPropertyNames()) {
+                result.put(name, info.getProperty(name));
+            }
+            info.forEach((k, v) -> result.putIfAbsent(String.valueOf(k), String.valueOf(v)));
+        }
+        return result;
+    }
+
+    /** The (undecoded) value of an SQLite URI parameter in a file: filename, "" if absent. */
+    private static String uriParam(String filename, String name) {
+        int q = filename.indexOf('?');
+        if (!filename.startsWith("file:") || q < 0) {
+            return "";
+        }
+        for (String param : filename.substring(q + 1).split("&")) {
+            if (param.startsWith(name + "=")) {
+                return param.substring(name.length() + 1);
+            }
+        }
+        return "";
+    }
+
+    private static String quote(String value) {
+        return "\"" + (value.length() > 80 ? value.substring(0, 80) + "..." : value) + "\"";
+    }
+
+    /** The URL as given to {@link #parse}. */
+    public String url() {
+        return url;
+    }
+
+    /**
+     * What to pass to sqlite3_open_v2: "" for a temporary database, ":memory:", a path, or a
+     * {@code file:} URI holding only the parameters SQLite reads.
+     */
+    public String filename() {
+        return filename;
+    }
+
+    /**
+     * SQLITE_OPEN_* flags from open_mode and shared_cache, plus SQLITE_OPEN_URI for a {@code file:}
+     * filename. Without NOMUTEX and EXRESCODE: the engine adds those.
+     */
+    public int openFlags() {
+        return openFlags;
+    }
+
+    /** Whether the database is opened read-only: READONLY in the flags, or mode=ro in a file: URI. */
+    public boolean readOnlyOpen() {
+        return readOnlyOpen;
+    }
+
+    public int busyTimeoutMillis() {
+        return busyTimeoutMillis;
+    }
+
+    /**
+     * The PRAGMA statements to run right after open, one per PRAGMA setting given, in the order of
+     * {@link Setting}'s declaration (page_size before journal_mode, header writes last). Built
+     * only from validated values. Empty when none is given.
+     */
+    public List<String> pragmas() {
+        return pragmas;
+    }
+
+    /** SQLITE_LIMIT_* id to value for each limit_* setting given, by ascending id. */
+    public Map<Integer, Integer> limits() {
+        return limits;
+    }
+
+    public TransactionMode transactionMode() {
+        return transactionMode;
+    }
+
+    public DateClass dateClass() {
+        return dateClass;
+    }
+
+    public DatePrecision datePrecision() {
+        return datePrecision;
+    }
+
+    public String dateStringFormat() {
+        return get(Setting.DATE_STRING_FORMAT);
+    }
+
+    /** The date_string_format pattern, compiled with {@link Locale#ROOT}. */
+    public DateTimeFormatter dateFormatter() {
+        return dateFormatter;
+    }
+
+    public int stmtCacheSize() {
+        return stmtCacheSize;
+    }
+
+    public boolean cacheTxStatements() {
+        return cacheTxStatements;
+    }
+
+    /** Whether read_uncommitted was set true (the connection's initial isolation level). */
+    public boolean readUncommitted() {
+        return readUncommitted;
+    }
+
+    /**
+     * The effective value in canonical text: as given, else {@link Setting#defaultValue()} (null for
+     * a PRAGMA or limit setting left to SQLite).
+     */
+    public String get(Setting s) {
+        return given.getOrDefault(s, s.defaultValue());
+    }
+
+    /** Whether the URL or Properties gave this setting. */
+    public boolean isSet(Setting s) {
+        return given.containsKey(s);
+    }
+
+    @Override
+    public String toString() {
+        return "Config[" + filename + ", " + given + "]";
+    }
+}

@@ -1,0 +1,361 @@
+package dev.panlite;
+
+import java.time.format.DateTimeFormatter;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.UnaryOperator;
+
+/**
+ * Every setting a URL query string or {@link java.util.Properties} may carry: the single list that
+ * {@link Config}, the README table and the DataSource properties are built from.
+ *
+ * <p>Keys are the incumbent's (xerial sqlite-jdbc {@code SQLiteConfig.Pragma}) so its URLs keep
+ * working. Each value is validated to a canonical text (an enum constant or a number) before use,
+ * so SQL built from it cannot carry anything the user typed. The PRAGMA settings are declared in
+ * the order {@link Config#pragmas()} runs them: those that only take effect on a new database
+ * (encoding, page_size) come first, locking_mode precedes journal_mode (so WAL can work without
+ * shared memory), and the two that write the database header come last.
+ */
+public enum Setting {
+    // ---- Applied when opening: sqlite3_open_v2 flags and sqlite3_busy_timeout.
+    OPEN_MODE("open_mode", Use.OPEN, Values.openMode(), "6",
+            "SQLITE_OPEN_* flags for sqlite3_open_v2 as a decimal integer: 1 READONLY, 2 READWRITE,"
+                    + " 4 CREATE, 128 MEMORY, 131072 SHAREDCACHE, 262144 PRIVATECACHE, 16777216 NOFOLLOW;"
+                    + " must hold READONLY, READWRITE or READWRITE|CREATE. Mutex flags are ignored:"
+                    + " the driver chooses the threading mode."),
+    SHARED_CACHE("shared_cache", Use.OPEN, Values.bool(), "false",
+            "Open in SQLite's shared-cache mode (SQLITE_OPEN_SHAREDCACHE); the cache= parameter of a"
+                    + " file: URI takes precedence."),
+    BUSY_TIMEOUT("busy_timeout", Use.OPEN, Values.range(0, Integer.MAX_VALUE), "3000",
+            "Milliseconds to keep retrying while another connection holds a lock, before failing"
+                    + " with SQLITE_BUSY (sqlite3_busy_timeout); 0 fails at once."),
+
+    // ---- PRAGMAs run right after open, in this order; none unless given.
+    ENCODING("encoding", Use.PRAGMA, Values.encoding(), null,
+            "Text encoding of a new database (PRAGMA encoding); no effect once the database"
+                    + " exists. SQLite's default: UTF-8."),
+    PAGE_SIZE("page_size", Use.PRAGMA, Values.pageSize(), null,
+            "Page size in bytes of a new database, or at the next VACUUM (PRAGMA page_size): a power"
+                    + " of two from 512 to 65536; cannot change in WAL mode. SQLite's default: 4096."),
+    LOCKING_MODE("locking_mode", Use.PRAGMA, Values.oneOf("NORMAL", "EXCLUSIVE"), null,
+            "PRAGMA locking_mode: EXCLUSIVE keeps the file locked after the first read or write, so"
+                    + " other processes cannot use it; WAL then needs no shared memory. SQLite's"
+                    + " default: NORMAL."),
+    JOURNAL_MODE("journal_mode", Use.PRAGMA,
+            Values.oneOf("DELETE", "TRUNCATE", "PERSIST", "MEMORY", "WAL", "OFF"), null,
+            "PRAGMA journal_mode: how SQLite keeps rollback data; WAL lets readers run beside a"
+                    + " writer and stays set in the database file. SQLite's default: DELETE."),
+    JOURNAL_SIZE_LIMIT("journal_size_limit", Use.PRAGMA, Values.range(-1, Long.MAX_VALUE), null,
+            "Bytes of journal or WAL file left on disk after a transaction or checkpoint"
+                    + " (PRAGMA journal_size_limit); -1 for no limit."),
+    SYNCHRONOUS("synchronous", Use.PRAGMA, Values.oneOf("OFF", "NORMAL", "FULL", "EXTRA"), null,
+            "PRAGMA synchronous: how often SQLite waits for data to reach the disk. SQLite's default:"
+                    + " FULL; NORMAL is durable enough for most uses in WAL mode."),
+    FULLSYNC("fullsync", Use.PRAGMA, Values.bool(), null,
+            "PRAGMA fullsync: sync with F_FULLFSYNC on macOS; no effect on other systems."),
+    CACHE_SIZE("cache_size", Use.PRAGMA, Values.range(Integer.MIN_VALUE, Integer.MAX_VALUE), null,
+            "PRAGMA cache_size: page cache of each open database; positive in pages, negative in"
+                    + " KiB. SQLite's default: -2000 (about 2 MB)."),
+    MMAP_SIZE("mmap_size", Use.PRAGMA, Values.range(0, Long.MAX_VALUE), null,
+            "Bytes of the database file read through memory-mapped I/O (PRAGMA mmap_size); 0 turns"
+                    + " it off. Capped by the SQLite build's maximum."),
+    TEMP_STORE("temp_store", Use.PRAGMA, Values.oneOf("DEFAULT", "FILE", "MEMORY"), null,
+            "PRAGMA temp_store: where temporary tables and indices are kept."),
+    FOREIGN_KEYS("foreign_keys", Use.PRAGMA, Values.bool(), null,
+            "Enforce FOREIGN KEY constraints (PRAGMA foreign_keys). SQLite's default: false."),
+    DEFER_FOREIGN_KEYS("defer_foreign_keys", Use.PRAGMA, Values.bool(), null,
+            "Check foreign keys at commit instead of at each statement (PRAGMA defer_foreign_keys);"
+                    + " SQLite turns it off again at the first COMMIT or ROLLBACK."),
+    RECURSIVE_TRIGGERS("recursive_triggers", Use.PRAGMA, Values.bool(), null,
+            "Let triggers fire other triggers recursively (PRAGMA recursive_triggers)."),
+    CASE_SENSITIVE_LIKE("case_sensitive_like", Use.PRAGMA, Values.bool(), null,
+            "Make LIKE case-sensitive for ASCII letters (PRAGMA case_sensitive_like)."),
+    READ_UNCOMMITTED("read_uncommitted", Use.PRAGMA, Values.bool(), null,
+            "PRAGMA read_uncommitted: in shared-cache mode, read without waiting for other"
+                    + " connections' write locks; the connection then reports"
+                    + " TRANSACTION_READ_UNCOMMITTED."),
+    REVERSE_UNORDERED_SELECTS("reverse_unordered_selects", Use.PRAGMA, Values.bool(), null,
+            "Return rows of queries without ORDER BY in reverse scan order (PRAGMA"
+                    + " reverse_unordered_selects), to find code that relies on an order."),
+    SECURE_DELETE("secure_delete", Use.PRAGMA, Values.secureDelete(), null,
+            "PRAGMA secure_delete: overwrite deleted content with zeros; fast does so only where it"
+                    + " costs no extra I/O. The default depends on the SQLite build."),
+    LEGACY_ALTER_TABLE("legacy_alter_table", Use.PRAGMA, Values.bool(), null,
+            "ALTER TABLE RENAME as before SQLite 3.26, without rewriting references in triggers and"
+                    + " views (PRAGMA legacy_alter_table)."),
+    MAX_PAGE_COUNT("max_page_count", Use.PRAGMA, Values.range(1, 4294967294L), null,
+            "Most pages the database file may grow to (PRAGMA max_page_count)."),
+    APPLICATION_ID("application_id", Use.PRAGMA, Values.range(Integer.MIN_VALUE, Integer.MAX_VALUE),
+            null, "Writes this 32-bit integer into the database header (PRAGMA application_id);"
+                    + " needs a writable database."),
+    USER_VERSION("user_version", Use.PRAGMA, Values.range(Integer.MIN_VALUE, Integer.MAX_VALUE),
+            null, "Writes this 32-bit integer, free for the application's schema version, into the"
+                    + " database header (PRAGMA user_version); needs a writable database."),
+
+    // ---- sqlite3_limit(db, SQLITE_LIMIT_*, value) after open; ids from sqlite3.h.
+    LIMIT_LENGTH("limit_length", 0,
+            "Most bytes in a string, BLOB or table row (SQLITE_LIMIT_LENGTH)."),
+    LIMIT_SQL_LENGTH("limit_sql_length", 1,
+            "Most bytes in the text of one SQL statement (SQLITE_LIMIT_SQL_LENGTH)."),
+    LIMIT_COLUMN("limit_column", 2,
+            "Most columns in a table, index, result set, ORDER BY or GROUP BY (SQLITE_LIMIT_COLUMN)."),
+    LIMIT_EXPR_DEPTH("limit_expr_depth", 3,
+            "Deepest expression parse tree (SQLITE_LIMIT_EXPR_DEPTH)."),
+    LIMIT_COMPOUND_SELECT("limit_compound_select", 4,
+            "Most terms in a compound SELECT (SQLITE_LIMIT_COMPOUND_SELECT)."),
+    LIMIT_VDBE_OP("limit_vdbe_op", 5,
+            "Most virtual machine instructions in one prepared statement (SQLITE_LIMIT_VDBE_OP)."),
+    LIMIT_FUNCTION_ARG("limit_function_arg", 6,
+            "Most arguments to one SQL function (SQLITE_LIMIT_FUNCTION_ARG)."),
+    LIMIT_ATTACHED("limit_attached", 7,
+            "Most attached databases (SQLITE_LIMIT_ATTACHED)."),
+    LIMIT_LIKE_PATTERN_LENGTH("limit_like_pattern_length", 8,
+            "Most bytes in a LIKE or GLOB pattern (SQLITE_LIMIT_LIKE_PATTERN_LENGTH)."),
+    LIMIT_VARIABLE_NUMBER("limit_variable_number", 9,
+            "Highest parameter index in one SQL statement (SQLITE_LIMIT_VARIABLE_NUMBER)."),
+    LIMIT_TRIGGER_DEPTH("limit_trigger_depth", 10,
+            "Deepest recursion of triggers (SQLITE_LIMIT_TRIGGER_DEPTH)."),
+    LIMIT_WORKER_THREADS("limit_worker_threads", 11,
+            "Most auxiliary threads one prepared statement may start (SQLITE_LIMIT_WORKER_THREADS)."),
+
+    // ---- The driver's own behaviour.
+    TRANSACTION_MODE("transaction_mode", Use.DRIVER, Values.transactionMode(), "DEFERRED",
+            "How transactions begin when auto-commit is off: BEGIN DEFERRED, IMMEDIATE (take the"
+                    + " write lock at once) or EXCLUSIVE."),
+    DATE_CLASS("date_class", Use.DRIVER, Values.oneOf("INTEGER", "TEXT", "REAL"), "INTEGER",
+            "How Date, Time and Timestamp values are stored: INTEGER (since the Unix epoch, in"
+                    + " date_precision units), TEXT (in date_string_format) or REAL (Julian day)."),
+    DATE_PRECISION("date_precision", Use.DRIVER, Values.oneOf("MILLISECONDS", "SECONDS"),
+            "MILLISECONDS", "Unit of INTEGER dates: MILLISECONDS (as Java) or SECONDS (as SQLite's"
+                    + " unixepoch())."),
+    DATE_STRING_FORMAT("date_string_format", Use.DRIVER, Values.datePattern(),
+            "yyyy-MM-dd HH:mm:ss.SSS",
+            "java.time DateTimeFormatter pattern of TEXT dates."),
+    STMT_CACHE_SIZE("stmt_cache_size", Use.DRIVER, Values.range(0, Integer.MAX_VALUE), "32",
+            "Prepared statements each connection keeps for reuse, least recently used evicted"
+                    + " first; 0 turns the cache off."),
+    CACHE_TX_STATEMENTS("cache_tx_statements", Use.DRIVER, Values.bool(), "true",
+            "Prepare BEGIN, COMMIT and ROLLBACK once per connection; false prepares them at each"
+                    + " use (to compare in benchmarks).");
+
+    /** Who applies a setting. */
+    enum Use { OPEN, PRAGMA, LIMIT, DRIVER }
+
+    private static final Map<String, Setting> BY_KEY = new HashMap<>();
+
+    static {
+        for (Setting s : values()) {
+            BY_KEY.put(s.key, s);
+        }
+    }
+
+    private final String key;
+    private final Use use;
+    private final Values values;
+    private final String defaultValue;
+    private final String description;
+    private final int limitId;
+
+    Setting(String key, Use use, Values values, String defaultValue, String description) {
+        this(key, use, values, defaultValue, description, -1);
+    }
+
+    Setting(String key, int limitId, String description) {
+        this(key, Use.LIMIT, Values.range(0, Integer.MAX_VALUE), null, description, limitId);
+    }
+
+    Setting(String key, Use use, Values values, String defaultValue, String description, int limitId) {
+        this.key = key;
+        this.use = use;
+        this.values = values;
+        this.defaultValue = defaultValue;
+        this.description = description;
+        this.limitId = limitId;
+    }
+
+    /** The key in URLs and Properties, e.g. {@code journal_mode}. */
+    public String key() {
+        return key;
+    }
+
+    /**
+     * The value used when the setting is not given, as text; {@code null} for the PRAGMA and limit
+     * settings, which are then left to SQLite (its build's default or what the database file holds).
+     */
+    public String defaultValue() {
+        return defaultValue;
+    }
+
+    /** The accepted values in canonical spelling, or {@code null} if the value is free-form. */
+    public String[] choices() {
+        return values.choices == null ? null : values.choices.clone();
+    }
+
+    /** One or two sentences for the README, DataSource javadoc and DriverPropertyInfo. */
+    public String description() {
+        return description;
+    }
+
+    /** The setting with this key (case-insensitive), or {@code null} if there is none. */
+    public static Setting byKey(String key) {
+        return key == null ? null : BY_KEY.get(key.trim().toLowerCase(Locale.ROOT));
+    }
+
+    Use use() {
+        return use;
+    }
+
+    /** The SQLITE_LIMIT_* id of a limit setting, -1 for the others. */
+    int limitId() {
+        return limitId;
+    }
+
+    /**
+     * The canonical text of a raw value (enum constant, "true"/"false" or a plain number).
+     *
+     * @throws IllegalArgumentException if the value is not accepted; the message says what is
+     */
+    String canonical(String raw) {
+        String c = raw == null ? null : values.canon.apply(raw);
+        if (c == null) {
+            throw new IllegalArgumentException(values.expected);
+        }
+        return c;
+    }
+
+    /** The PRAGMA statement for a canonical value of a PRAGMA setting. */
+    String pragma(String canonical) {
+        return "PRAGMA " + key + " = " + values.sql.apply(canonical);
+    }
+
+    /**
+     * A kind of value: its choices, the canonical form of an input (null when invalid) and its
+     * spelling in SQL.
+     */
+    private record Values(String[] choices, String expected, UnaryOperator<String> canon,
+                          UnaryOperator<String> sql) {
+
+        static final int SQLITE_OPEN_READONLY = 0x1;
+        static final int SQLITE_OPEN_READWRITE = 0x2;
+        static final int SQLITE_OPEN_CREATE = 0x4;
+        static final int SQLITE_OPEN_NOMUTEX = 0x8000;
+        static final int SQLITE_OPEN_FULLMUTEX = 0x10000;
+
+        static Values bool() {
+            return new Values(new String[] {"true", "false"},
+                    "true or false (also on/off, yes/no, 1/0)", Values::bool, b -> b.equals("true") ? "ON" : "OFF");
+        }
+
+        private static String bool(String raw) {
+            return switch (raw.trim().toLowerCase(Locale.ROOT)) {
+                case "true", "on", "yes", "1" -> "true";
+                case "false", "off", "no", "0" -> "false";
+                default -> null;
+            };
+        }
+
+        static Values range(long min, long max) {
+            String expected = max == Long.MAX_VALUE
+                    ? "an integer >= " + min
+                    : "an integer from " + min + " to " + max;
+            return new Values(null, expected, raw -> {
+                Long n = number(raw);
+                return n == null || n < min || n > max ? null : n.toString();
+            }, UnaryOperator.identity());
+        }
+
+        private static Long number(String raw) {
+            try {
+                return Long.parseLong(raw.trim());
+            } catch (NumberFormatException e) {
+                return null;
+            }
+        }
+
+        static Values pageSize() {
+            return new Values(null, "a power of two from 512 to 65536", raw -> {
+                Long n = number(raw);
+                return n == null || n < 512 || n > 65536 || Long.bitCount(n) != 1 ? null : n.toString();
+            }, UnaryOperator.identity());
+        }
+
+        static Values oneOf(String... choices) {
+            return choice(choices, Map.of(), UnaryOperator.identity());
+        }
+
+        /** Accepts the choices in any case, and the given aliases (upper case) for some of them. */
+        private static Values choice(String[] choices, Map<String, String> aliases, UnaryOperator<String> sql) {
+            Map<String, String> accepted = new HashMap<>(aliases);
+            for (String c : choices) {
+                accepted.put(c.toUpperCase(Locale.ROOT), c);
+            }
+            return new Values(choices, "one of " + String.join(", ", choices),
+                    raw -> accepted.get(raw.trim().toUpperCase(Locale.ROOT)), sql);
+        }
+
+        static Values transactionMode() {
+            // Early versions of the incumbent spelled it DEFFERED, and their toProperties() still says so.
+            return choice(new String[] {"DEFERRED", "IMMEDIATE", "EXCLUSIVE"},
+                    Map.of("DEFFERED", "DEFERRED"), UnaryOperator.identity());
+        }
+
+        static Values secureDelete() {
+            return choice(new String[] {"true", "false", "fast"},
+                    Map.of("ON", "true", "YES", "true", "1", "true", "OFF", "false", "NO", "false", "0", "false"),
+                    v -> switch (v) {
+                        case "true" -> "ON";
+                        case "false" -> "OFF";
+                        default -> "FAST";
+                    });
+        }
+
+        static Values encoding() {
+            // The incumbent's Encoding constants (UTF16_LITTLE_ENDIAN) and its quoted values ('UTF-8').
+            Map<String, String> aliases = new HashMap<>();
+            for (String[] a : new String[][] {{"UTF8", "UTF-8"}, {"UTF16", "UTF-16"}, {"UTF16LE", "UTF-16le"},
+                    {"UTF16BE", "UTF-16be"}, {"UTF16LITTLEENDIAN", "UTF-16le"}, {"UTF16BIGENDIAN", "UTF-16be"}}) {
+                aliases.put(a[0], a[1]);
+            }
+            String[] choices = {"UTF-8", "UTF-16", "UTF-16le", "UTF-16be"};
+            return new Values(choices, "one of " + String.join(", ", choices), raw -> {
+                String s = raw.trim();
+                if (s.length() >= 2 && s.startsWith("'") && s.endsWith("'")) {
+                    s = s.substring(1, s.length() - 1);
+                }
+                return aliases.get(s.replace("-", "").replace("_", "").toUpperCase(Locale.ROOT));
+            }, v -> "'" + v + "'");
+        }
+
+        static Values datePattern() {
+            String expected = "a java.time DateTimeFormatter pattern such as yyyy-MM-dd HH:mm:ss.SSS";
+            return new Values(null, expected, raw -> {
+                if (raw.isBlank()) {
+                    return null;
+                }
+                try {
+                    DateTimeFormatter.ofPattern(raw);
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException(expected + " (" + e.getMessage() + ")");
+                }
+                return raw;
+            }, UnaryOperator.identity());
+        }
+
+        static Values openMode() {
+            return new Values(null, "an integer of SQLITE_OPEN_* flags holding READONLY (1),"
+                    + " READWRITE (2) or READWRITE|CREATE (6)", raw -> {
+                Long n = number(raw);
+                if (n == null || n < 0 || n > Integer.MAX_VALUE) {
+                    return null;
+                }
+                // The engine picks the threading mode itself; a FULLMUTEX from an old URL must not fight it.
+                int flags = n.intValue() & ~(SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_FULLMUTEX);
+                int access = flags & (SQLITE_OPEN_READONLY | SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+                boolean valid = access == SQLITE_OPEN_READONLY || access == SQLITE_OPEN_READWRITE
+                        || access == (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+                return valid ? Integer.toString(flags) : null;
+            }, UnaryOperator.identity());
+        }
+    }
+}

@@ -1,0 +1,76 @@
+package dev.panlite.engine;
+
+import dev.panlite.ffi.Sqlite;
+import java.sql.SQLException;
+
+/**
+ * BEGIN {@literal <mode>}, COMMIT and ROLLBACK for one connection (seed 002). With caching on they
+ * are prepared once (SQLITE_PREPARE_PERSISTENT) outside the user statement cache and run as
+ * step + reset; with it off every call prepares, steps and finalizes the text afresh, which is
+ * what the benchmarks compare against.
+ */
+final class TxStatements {
+    private final Database db;
+    private final String beginSql;
+    private final boolean cached;
+    private Stmt begin;
+    private Stmt commit;
+    private Stmt rollback;
+
+    TxStatements(Database db, String beginSql, boolean cached) {
+        this.db = db;
+        this.beginSql = beginSql;
+        this.cached = cached;
+    }
+
+    void begin() throws SQLException {
+        if (!cached) {
+            db.execute(beginSql);
+            return;
+        }
+        if (begin == null) {
+            begin = db.preparePersistent(beginSql);
+        }
+        run(begin);
+    }
+
+    void commit() throws SQLException {
+        if (!cached) {
+            db.execute("COMMIT");
+            return;
+        }
+        if (commit == null) {
+            commit = db.preparePersistent("COMMIT");
+        }
+        run(commit);
+    }
+
+    void rollback() throws SQLException {
+        if (!cached) {
+            db.execute("ROLLBACK");
+            return;
+        }
+        if (rollback == null) {
+            rollback = db.preparePersistent("ROLLBACK");
+        }
+        run(rollback);
+    }
+
+    private void run(Stmt stmt) throws SQLException {
+        int rc = stmt.step();
+        // reset at once so the statement holds no read of the schema and a failed COMMIT can be retried
+        Sqlite.reset(stmt.handle);
+        if (rc != Sqlite.DONE) {
+            throw db.error(rc, stmt.sql, ResultCodes.Phase.EXECUTE);
+        }
+    }
+
+    void close() {
+        for (Stmt s : new Stmt[] {begin, commit, rollback}) {
+            if (s != null) {
+                s.finalizeNow();
+            }
+        }
+        begin = commit = rollback = null;
+    }
+}

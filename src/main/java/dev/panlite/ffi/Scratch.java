@@ -1,0 +1,124 @@
+package dev.panlite.ffi;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * One connection's long-lived native memory: the out-parameters of prepare and a UTF-8 buffer for
+ * SQL text that grows but is not reallocated per call. Used only under the connection's lock;
+ * freed with {@link #close()} when the connection closes. Hot paths allocate nothing native.
+ */
+public final class Scratch implements AutoCloseable {
+    private static final int INITIAL_SQL_BYTES = 1024;
+
+    private final Arena arena = Arena.ofShared(); // the connection may be used from several threads, one at a time
+    private final MemorySegment outPointer = arena.allocate(ADDRESS);
+    private final MemorySegment outTail = arena.allocate(ADDRESS);
+    private MemorySegment sqlBuffer = arena.allocate(INITIAL_SQL_BYTES);
+    // Out-parameters of the native helper's fused exec (NativeHelper.execNoArgs): handle, tail offset.
+    private final MemorySegment helperOutStmt = arena.allocate(ADDRESS);
+    private final MemorySegment helperOutTail = arena.allocate(JAVA_INT);
+    private long preparedStmt;
+    private int tailOffset;
+
+    /** The result of {@link #open}: SQLite's code and the handle (which must be closed even on error). */
+    public record Opened(int rc, long db) {}
+
+    /** sqlite3_open_v2 with a UTF-8 filename. */
+    public static Opened open(String filename, int flags) {
+        try (Arena call = Arena.ofConfined()) {
+            MemorySegment ppDb = call.allocate(ADDRESS);
+            int rc = Sqlite.openV2(call.allocateFrom(filename, StandardCharsets.UTF_8), ppDb, flags);
+            return new Opened(rc, ppDb.get(ADDRESS, 0).address());
+        }
+    }
+
+    /**
+     * sqlite3_prepare_v3 on {@code sql[offset, offset+length)}, passed with its length so SQLite
+     * needs no NUL scan. Afterwards {@link #preparedStmt()} is the handle (0 for text holding only
+     * whitespace or comments) and {@link #tailOffset()} the index in {@code sql} where the next
+     * statement starts.
+     */
+    public int prepare(long db, byte[] sql, int offset, int length, int flags) {
+        MemorySegment text = copyIn(sql, offset, length);
+        int rc = Sqlite.prepareV3(db, text, length, flags, outPointer, outTail);
+        preparedStmt = outPointer.get(ADDRESS, 0).address();
+        long tail = outTail.get(ADDRESS, 0).address();
+        tailOffset = tail == 0 ? offset + length : offset + (int) (tail - text.address());
+        return rc;
+    }
+
+    /** Copies SQL text into the buffer, growing it when needed; the buffer stays NUL-terminated. */
+    MemorySegment copyIn(byte[] sql, int offset, int length) {
+        if (sqlBuffer.byteSize() < length + 1L) {
+            sqlBuffer = arena.allocate(Math.max(length + 1L, sqlBuffer.byteSize() * 2));
+        }
+        MemorySegment.copy(sql, offset, sqlBuffer, JAVA_BYTE, 0, length);
+        sqlBuffer.set(JAVA_BYTE, length, (byte) 0);
+        return sqlBuffer;
+    }
+
+    public long preparedStmt() {
+        return preparedStmt;
+    }
+
+    public int tailOffset() {
+        return tailOffset;
+    }
+
+    void setResult(long stmt, int tail) {
+        preparedStmt = stmt;
+        tailOffset = tail;
+    }
+
+    /** {@code sqlite3_stmt **} out-parameter for the native helper. */
+    MemorySegment helperOutStmt() {
+        return helperOutStmt;
+    }
+
+    /** {@code int *} out-parameter for the native helper. */
+    MemorySegment helperOutTail() {
+        return helperOutTail;
+    }
+
+    /** What sqlite3_table_column_metadata says of one column. */
+    public record ColumnInfo(String declaredType, String collation, boolean notNull, boolean primaryKey,
+            boolean autoincrement) {}
+
+    /** Metadata of {@code table.column} in schema {@code schema} (null: search all), or null if unknown. */
+    public ColumnInfo tableColumnMetadata(long db, String schema, String table, String column) {
+        try (Arena call = Arena.ofConfined()) {
+            MemorySegment type = call.allocate(ADDRESS);
+            MemorySegment coll = call.allocate(ADDRESS);
+            MemorySegment notNull = call.allocate(JAVA_INT);
+            MemorySegment pk = call.allocate(JAVA_INT);
+            MemorySegment autoinc = call.allocate(JAVA_INT);
+            int rc = Sqlite.tableColumnMetadata(db,
+                    schema == null ? MemorySegment.NULL : call.allocateFrom(schema, StandardCharsets.UTF_8),
+                    call.allocateFrom(table, StandardCharsets.UTF_8),
+                    call.allocateFrom(column, StandardCharsets.UTF_8), type, coll, notNull, pk, autoinc);
+            if (rc != Sqlite.OK) {
+                return null;
+            }
+            return new ColumnInfo(Sqlite.cString(type.get(ADDRESS, 0)), Sqlite.cString(coll.get(ADDRESS, 0)),
+                    notNull.get(JAVA_INT, 0) != 0, pk.get(JAVA_INT, 0) != 0, autoinc.get(JAVA_INT, 0) != 0);
+        }
+    }
+
+    /** 1 read-only, 0 read-write, -1 no such schema. */
+    public static int dbReadonly(long db, String schema) {
+        try (Arena call = Arena.ofConfined()) {
+            return Sqlite.dbReadonly(db, call.allocateFrom(schema, StandardCharsets.UTF_8));
+        }
+    }
+
+    @Override
+    public void close() {
+        arena.close();
+    }
+}

@@ -1,0 +1,606 @@
+package dev.panlite.ffi;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_DOUBLE;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandle;
+import java.nio.charset.StandardCharsets;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The SQLite C API as static Java methods: one downcall handle per C function, created once and
+ * held in a static final field so the JIT constant-folds it. Handles ({@code sqlite3*},
+ * {@code sqlite3_stmt*}) travel through the layers above as plain {@code long} addresses, so no
+ * other package needs {@code java.lang.foreign}.
+ *
+ * <p>{@code critical} (no thread-state transition; heap arrays may be passed) is used only for
+ * short calls that never block and never call back into Java: bind, column, clear_bindings,
+ * changes, last_insert_rowid, errcode. Never for step, prepare, open, close, finalize or reset
+ * (reset can commit, finalize can run user code).
+ *
+ * <p>Every descriptor is checked against the installed sqlite3.h by {@code SqliteBindingsTest}.
+ */
+public final class Sqlite {
+    // Result codes and flags used above this layer (values from sqlite3.h).
+    public static final int OK = 0;
+    public static final int ERROR = 1;
+    public static final int BUSY = 5;
+    public static final int LOCKED = 6;
+    public static final int NOMEM = 7;
+    public static final int READONLY = 8;
+    public static final int INTERRUPT = 9;
+    public static final int CONSTRAINT = 19;
+    public static final int MISUSE = 21;
+    public static final int RANGE = 25;
+    public static final int ROW = 100;
+    public static final int DONE = 101;
+
+    public static final int INTEGER = 1;
+    public static final int FLOAT = 2;
+    public static final int TEXT = 3;
+    public static final int BLOB = 4;
+    public static final int NULL = 5;
+
+    public static final int OPEN_READONLY = 0x01;
+    public static final int OPEN_READWRITE = 0x02;
+    public static final int OPEN_CREATE = 0x04;
+    public static final int OPEN_URI = 0x40;
+    public static final int OPEN_MEMORY = 0x80;
+    public static final int OPEN_NOMUTEX = 0x8000;
+    public static final int OPEN_SHAREDCACHE = 0x20000;
+    public static final int OPEN_EXRESCODE = 0x02000000;
+
+    public static final int PREPARE_PERSISTENT = 0x01;
+
+    private static final int CONFIG_MEMSTATUS = 9;
+
+    /** SQLITE_TRANSIENT: SQLite copies bound text and blobs before the call returns. */
+    private static final MemorySegment TRANSIENT = MemorySegment.ofAddress(-1L);
+
+    private static final Map<String, FunctionDescriptor> BOUND = new LinkedHashMap<>();
+    private static final Linker LINKER = Linker.nativeLinker();
+    private static final Linker.Option CRITICAL = Linker.Option.critical(false);
+    private static final Linker.Option CRITICAL_HEAP = Linker.Option.critical(true);
+
+    // --- library and connection
+    private static final MethodHandle LIBVERSION = bind("sqlite3_libversion", FunctionDescriptor.of(ADDRESS));
+    private static final MethodHandle LIBVERSION_NUMBER = bind("sqlite3_libversion_number", FunctionDescriptor.of(JAVA_INT));
+    private static final MethodHandle CONFIG_INT = bind("sqlite3_config",
+            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT), Linker.Option.firstVariadicArg(1));
+    private static final MethodHandle OPEN_V2 = bind("sqlite3_open_v2",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, ADDRESS));
+    private static final MethodHandle CLOSE_V2 = bind("sqlite3_close_v2", FunctionDescriptor.of(JAVA_INT, ADDRESS));
+    private static final MethodHandle ERRMSG = bind("sqlite3_errmsg", FunctionDescriptor.of(ADDRESS, ADDRESS));
+    private static final MethodHandle ERRSTR = bind("sqlite3_errstr", FunctionDescriptor.of(ADDRESS, JAVA_INT));
+    private static final MethodHandle EXTENDED_ERRCODE = bind("sqlite3_extended_errcode",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS), CRITICAL);
+    private static final MethodHandle ERROR_OFFSET = bind("sqlite3_error_offset",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS), CRITICAL);
+    private static final MethodHandle BUSY_TIMEOUT = bind("sqlite3_busy_timeout",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
+    private static final MethodHandle LIMIT = bind("sqlite3_limit",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT));
+    private static final MethodHandle CHANGES64 = bind("sqlite3_changes64", FunctionDescriptor.of(JAVA_LONG, ADDRESS), CRITICAL);
+    private static final MethodHandle TOTAL_CHANGES64 = bind("sqlite3_total_changes64",
+            FunctionDescriptor.of(JAVA_LONG, ADDRESS), CRITICAL);
+    private static final MethodHandle LAST_INSERT_ROWID = bind("sqlite3_last_insert_rowid",
+            FunctionDescriptor.of(JAVA_LONG, ADDRESS), CRITICAL);
+    private static final MethodHandle GET_AUTOCOMMIT = bind("sqlite3_get_autocommit",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS), CRITICAL);
+    private static final MethodHandle INTERRUPT_DB = bind("sqlite3_interrupt", FunctionDescriptor.ofVoid(ADDRESS));
+    private static final MethodHandle DB_READONLY = bind("sqlite3_db_readonly",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
+    private static final MethodHandle NEXT_STMT = bind("sqlite3_next_stmt", FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS));
+    private static final MethodHandle TABLE_COLUMN_METADATA = bind("sqlite3_table_column_metadata",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS));
+
+    // --- statements
+    private static final MethodHandle PREPARE_V3 = bind("sqlite3_prepare_v3",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS));
+    private static final MethodHandle STEP = bind("sqlite3_step", FunctionDescriptor.of(JAVA_INT, ADDRESS));
+    private static final MethodHandle RESET = bind("sqlite3_reset", FunctionDescriptor.of(JAVA_INT, ADDRESS));
+    private static final MethodHandle FINALIZE = bind("sqlite3_finalize", FunctionDescriptor.of(JAVA_INT, ADDRESS));
+    private static final MethodHandle CLEAR_BINDINGS = bind("sqlite3_clear_bindings",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS), CRITICAL);
+    private static final MethodHandle STMT_READONLY = bind("sqlite3_stmt_readonly",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS), CRITICAL);
+    private static final MethodHandle BIND_PARAMETER_COUNT = bind("sqlite3_bind_parameter_count",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS), CRITICAL);
+    private static final MethodHandle BIND_NULL = bind("sqlite3_bind_null",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT), CRITICAL);
+    private static final MethodHandle BIND_INT = bind("sqlite3_bind_int",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT), CRITICAL);
+    private static final MethodHandle BIND_INT64 = bind("sqlite3_bind_int64",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_LONG), CRITICAL);
+    private static final MethodHandle BIND_DOUBLE = bind("sqlite3_bind_double",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_DOUBLE), CRITICAL);
+    private static final MethodHandle BIND_TEXT = bind("sqlite3_bind_text",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, JAVA_INT, ADDRESS), CRITICAL_HEAP);
+    private static final MethodHandle BIND_BLOB = bind("sqlite3_bind_blob",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, JAVA_INT, ADDRESS), CRITICAL_HEAP);
+    private static final MethodHandle COLUMN_COUNT = bind("sqlite3_column_count",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS), CRITICAL);
+    private static final MethodHandle COLUMN_TYPE = bind("sqlite3_column_type",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT), CRITICAL);
+    private static final MethodHandle COLUMN_INT = bind("sqlite3_column_int",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT), CRITICAL);
+    private static final MethodHandle COLUMN_INT64 = bind("sqlite3_column_int64",
+            FunctionDescriptor.of(JAVA_LONG, ADDRESS, JAVA_INT), CRITICAL);
+    private static final MethodHandle COLUMN_DOUBLE = bind("sqlite3_column_double",
+            FunctionDescriptor.of(JAVA_DOUBLE, ADDRESS, JAVA_INT), CRITICAL);
+    private static final MethodHandle COLUMN_TEXT = bind("sqlite3_column_text",
+            FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_INT), CRITICAL);
+    private static final MethodHandle COLUMN_BLOB = bind("sqlite3_column_blob",
+            FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_INT), CRITICAL);
+    private static final MethodHandle COLUMN_BYTES = bind("sqlite3_column_bytes",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT), CRITICAL);
+    private static final MethodHandle COLUMN_NAME = bind("sqlite3_column_name",
+            FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_INT), CRITICAL);
+    private static final MethodHandle COLUMN_DECLTYPE = bind("sqlite3_column_decltype",
+            FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_INT), CRITICAL);
+    private static final MethodHandle COLUMN_TABLE_NAME = bind("sqlite3_column_table_name",
+            FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_INT), CRITICAL);
+    private static final MethodHandle COLUMN_ORIGIN_NAME = bind("sqlite3_column_origin_name",
+            FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_INT), CRITICAL);
+    private static final MethodHandle COLUMN_DATABASE_NAME = bind("sqlite3_column_database_name",
+            FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_INT), CRITICAL);
+
+    static {
+        // Debian's build keeps memory statistics on, which costs every malloc a global mutex;
+        // turning them off must happen before the library initialises (first open). If another
+        // user of the same library already initialised it, SQLite answers MISUSE and nothing
+        // changes: the driver works the same, a little slower.
+        if (CONFIG_INT != null) {
+            try {
+                int unused = (int) CONFIG_INT.invokeExact(CONFIG_MEMSTATUS, 0);
+            } catch (Throwable t) {
+                throw fail(t);
+            }
+        }
+    }
+
+    private Sqlite() {}
+
+    private static MethodHandle bind(String name, FunctionDescriptor descriptor, Linker.Option... options) {
+        BOUND.put(name, descriptor);
+        var lookup = SqliteLibrary.lookup();
+        if (lookup == null) {
+            return null; // SqliteLibrary.loadError() explains; Database.open checks it first
+        }
+        // A function missing from an older build leaves a null handle; its wrapper says so.
+        return lookup.find(name).map(address -> LINKER.downcallHandle(address, descriptor, options)).orElse(null);
+    }
+
+    /** Every bound C function and its descriptor, for the binding test. */
+    static Map<String, FunctionDescriptor> descriptors() {
+        return Collections.unmodifiableMap(BOUND);
+    }
+
+    /** The address of a C function in the loaded library (handed to the native helper), or NULL. */
+    static MemorySegment symbol(String name) {
+        return SqliteLibrary.lookup().find(name).orElse(MemorySegment.NULL);
+    }
+
+    static RuntimeException fail(Throwable t) {
+        if (t instanceof RuntimeException r) {
+            return r;
+        }
+        if (t instanceof Error e) {
+            throw e;
+        }
+        return new IllegalStateException(t);
+    }
+
+    private static MemorySegment ptr(long address) {
+        return MemorySegment.ofAddress(address);
+    }
+
+    /** Reads a NUL-terminated UTF-8 string owned by SQLite; null for NULL. */
+    static String cString(MemorySegment p) {
+        return p.address() == 0 ? null : p.reinterpret(Integer.MAX_VALUE).getString(0, StandardCharsets.UTF_8);
+    }
+
+    // ------------------------------------------------------------------ library
+
+    public static String libversion() {
+        try {
+            return cString((MemorySegment) LIBVERSION.invokeExact());
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    public static int libversionNumber() {
+        try {
+            return (int) LIBVERSION_NUMBER.invokeExact();
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    // ------------------------------------------------------------------ connection
+
+    static int openV2(MemorySegment filename, MemorySegment ppDb, int flags) {
+        try {
+            return (int) OPEN_V2.invokeExact(filename, ppDb, flags, MemorySegment.NULL);
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    public static int closeV2(long db) {
+        try {
+            return (int) CLOSE_V2.invokeExact(ptr(db));
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    public static String errmsg(long db) {
+        try {
+            return cString((MemorySegment) ERRMSG.invokeExact(ptr(db)));
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    public static String errstr(int rc) {
+        try {
+            return cString((MemorySegment) ERRSTR.invokeExact(rc));
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    public static int extendedErrcode(long db) {
+        try {
+            return (int) EXTENDED_ERRCODE.invokeExact(ptr(db));
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    /** Byte offset of the error in the SQL text, or -1 (also on builds older than 3.38). */
+    public static int errorOffset(long db) {
+        if (ERROR_OFFSET == null) {
+            return -1;
+        }
+        try {
+            return (int) ERROR_OFFSET.invokeExact(ptr(db));
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    public static int busyTimeout(long db, int millis) {
+        try {
+            return (int) BUSY_TIMEOUT.invokeExact(ptr(db), millis);
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    /** Sets limit {@code id} to {@code value} (negative: leave it) and returns the previous value. */
+    public static int limit(long db, int id, int value) {
+        try {
+            return (int) LIMIT.invokeExact(ptr(db), id, value);
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    public static long changes(long db) {
+        try {
+            return (long) CHANGES64.invokeExact(ptr(db));
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    public static long totalChanges(long db) {
+        try {
+            return (long) TOTAL_CHANGES64.invokeExact(ptr(db));
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    public static long lastInsertRowid(long db) {
+        try {
+            return (long) LAST_INSERT_ROWID.invokeExact(ptr(db));
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    public static boolean getAutocommit(long db) {
+        try {
+            return (int) GET_AUTOCOMMIT.invokeExact(ptr(db)) != 0;
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    /** Safe from any thread while the connection is open. */
+    public static void interrupt(long db) {
+        try {
+            INTERRUPT_DB.invokeExact(ptr(db));
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    static int dbReadonly(long db, MemorySegment schemaName) {
+        try {
+            return (int) DB_READONLY.invokeExact(ptr(db), schemaName);
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    /** The next prepared statement of {@code db} after {@code stmt} (0: the first); 0 at the end. */
+    public static long nextStmt(long db, long stmt) {
+        try {
+            return ((MemorySegment) NEXT_STMT.invokeExact(ptr(db), ptr(stmt))).address();
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    static int tableColumnMetadata(long db, MemorySegment dbName, MemorySegment table, MemorySegment column,
+            MemorySegment dataType, MemorySegment collSeq, MemorySegment notNull, MemorySegment primaryKey,
+            MemorySegment autoinc) {
+        try {
+            return (int) TABLE_COLUMN_METADATA.invokeExact(ptr(db), dbName, table, column, dataType, collSeq, notNull,
+                    primaryKey, autoinc);
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    // ------------------------------------------------------------------ statements
+
+    static int prepareV3(long db, MemorySegment sql, int length, int flags, MemorySegment ppStmt, MemorySegment pzTail) {
+        try {
+            return (int) PREPARE_V3.invokeExact(ptr(db), sql, length, flags, ppStmt, pzTail);
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    public static int step(long stmt) {
+        try {
+            return (int) STEP.invokeExact(ptr(stmt));
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    public static int reset(long stmt) {
+        try {
+            return (int) RESET.invokeExact(ptr(stmt));
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    public static int finalizeStmt(long stmt) {
+        try {
+            return (int) FINALIZE.invokeExact(ptr(stmt));
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    public static int clearBindings(long stmt) {
+        try {
+            return (int) CLEAR_BINDINGS.invokeExact(ptr(stmt));
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    public static boolean stmtReadonly(long stmt) {
+        try {
+            return (int) STMT_READONLY.invokeExact(ptr(stmt)) != 0;
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    public static int bindParameterCount(long stmt) {
+        try {
+            return (int) BIND_PARAMETER_COUNT.invokeExact(ptr(stmt));
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    public static int bindNull(long stmt, int index) {
+        try {
+            return (int) BIND_NULL.invokeExact(ptr(stmt), index);
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    public static int bindInt(long stmt, int index, int value) {
+        try {
+            return (int) BIND_INT.invokeExact(ptr(stmt), index, value);
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    public static int bindLong(long stmt, int index, long value) {
+        try {
+            return (int) BIND_INT64.invokeExact(ptr(stmt), index, value);
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    public static int bindDouble(long stmt, int index, double value) {
+        try {
+            return (int) BIND_DOUBLE.invokeExact(ptr(stmt), index, value);
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    /** Binds UTF-8 text straight from the Java array; SQLite copies it (SQLITE_TRANSIENT). */
+    public static int bindText(long stmt, int index, byte[] utf8, int length) {
+        try {
+            return (int) BIND_TEXT.invokeExact(ptr(stmt), index, MemorySegment.ofArray(utf8), length, TRANSIENT);
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    /** Binds a blob straight from the Java array; SQLite copies it (SQLITE_TRANSIENT). */
+    public static int bindBlob(long stmt, int index, byte[] bytes, int length) {
+        try {
+            return (int) BIND_BLOB.invokeExact(ptr(stmt), index, MemorySegment.ofArray(bytes), length, TRANSIENT);
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    public static int columnCount(long stmt) {
+        try {
+            return (int) COLUMN_COUNT.invokeExact(ptr(stmt));
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    public static int columnType(long stmt, int column) {
+        try {
+            return (int) COLUMN_TYPE.invokeExact(ptr(stmt), column);
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    public static int columnInt(long stmt, int column) {
+        try {
+            return (int) COLUMN_INT.invokeExact(ptr(stmt), column);
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    public static long columnLong(long stmt, int column) {
+        try {
+            return (long) COLUMN_INT64.invokeExact(ptr(stmt), column);
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    public static double columnDouble(long stmt, int column) {
+        try {
+            return (double) COLUMN_DOUBLE.invokeExact(ptr(stmt), column);
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    /** The column as UTF-8 bytes (SQLite converts numbers to text); null for SQL NULL. */
+    public static byte[] columnTextBytes(long stmt, int column) {
+        try {
+            // text first, then bytes: the order SQLite documents as safe for conversions
+            MemorySegment p = (MemorySegment) COLUMN_TEXT.invokeExact(ptr(stmt), column);
+            if (p.address() == 0) {
+                return null;
+            }
+            int n = (int) COLUMN_BYTES.invokeExact(ptr(stmt), column);
+            byte[] out = new byte[n];
+            MemorySegment.copy(p.reinterpret(n), JAVA_BYTE, 0, out, 0, n);
+            return out;
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    /** The column as text; null for SQL NULL. */
+    public static String columnText(long stmt, int column) {
+        byte[] utf8 = columnTextBytes(stmt, column);
+        return utf8 == null ? null : new String(utf8, StandardCharsets.UTF_8);
+    }
+
+    /** The column as bytes (text gives its UTF-8); null for SQL NULL, empty for a zero-length blob. */
+    public static byte[] columnBlob(long stmt, int column) {
+        try {
+            MemorySegment p = (MemorySegment) COLUMN_BLOB.invokeExact(ptr(stmt), column);
+            int n = (int) COLUMN_BYTES.invokeExact(ptr(stmt), column);
+            if (p.address() == 0) {
+                // NULL pointer: SQL NULL, or a zero-length blob (bytes is 0 either way)
+                return columnType(stmt, column) == NULL ? null : new byte[0];
+            }
+            byte[] out = new byte[n];
+            MemorySegment.copy(p.reinterpret(n), JAVA_BYTE, 0, out, 0, n);
+            return out;
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    public static String columnName(long stmt, int column) {
+        try {
+            return cString((MemorySegment) COLUMN_NAME.invokeExact(ptr(stmt), column));
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    public static String columnDecltype(long stmt, int column) {
+        try {
+            return cString((MemorySegment) COLUMN_DECLTYPE.invokeExact(ptr(stmt), column));
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    /** Table of a result column, or null (an expression, or a build without column metadata). */
+    public static String columnTableName(long stmt, int column) {
+        if (COLUMN_TABLE_NAME == null) {
+            return null;
+        }
+        try {
+            return cString((MemorySegment) COLUMN_TABLE_NAME.invokeExact(ptr(stmt), column));
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    public static String columnOriginName(long stmt, int column) {
+        if (COLUMN_ORIGIN_NAME == null) {
+            return null;
+        }
+        try {
+            return cString((MemorySegment) COLUMN_ORIGIN_NAME.invokeExact(ptr(stmt), column));
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    public static String columnDatabaseName(long stmt, int column) {
+        if (COLUMN_DATABASE_NAME == null) {
+            return null;
+        }
+        try {
+            return cString((MemorySegment) COLUMN_DATABASE_NAME.invokeExact(ptr(stmt), column));
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+}

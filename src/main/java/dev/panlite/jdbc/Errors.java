@@ -1,0 +1,38 @@
+package dev.panlite.jdbc;
+
+import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
+import java.sql.SQLNonTransientException;
+
+/** Driver-side failures (misuse, bad arguments), with SQLStates from the JDBC/ISO tables. */
+final class Errors {
+    private Errors() {}
+
+    static SQLException closed(String what) {
+        return new SQLNonTransientException("The " + what + " is closed", "HY010");
+    }
+
+    static SQLException badArgument(String message) {
+        return new SQLNonTransientException(message, "HY024");
+    }
+
+    static SQLException badIndex(String message) {
+        return new SQLNonTransientException(message, "07009");
+    }
+
+    static SQLException badState(String message) {
+        return new SQLNonTransientException(message, "HY010");
+    }
+
+    static SQLException conversion(String message) {
+        return new java.sql.SQLDataException(message, "22018");
+    }
+
+    static SQLFeatureNotSupportedException notSupported(String what) {
+        return new SQLFeatureNotSupportedException(what + " is not supported by SQLite/Panlite", "0A000");
+    }
+
+    static SQLException wrap(String message, Throwable cause) {
+        return new SQLException(message + ": " + cause.getMessage(), "HY000", cause);
+    }
+}

@@ -1,0 +1,798 @@
+package dev.panlite.jdbc;
+
+import dev.panlite.engine.Bindings;
+import dev.panlite.engine.ResultCodes;
+import dev.panlite.engine.Stmt;
+import dev.panlite.ffi.Sqlite;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.Reader;
+import java.io.StringWriter;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
+import java.sql.Array;
+import java.sql.Blob;
+import java.sql.Clob;
+import java.sql.Date;
+import java.sql.NClob;
+import java.sql.ParameterMetaData;
+import java.sql.PreparedStatement;
+import java.sql.Ref;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.RowId;
+import java.sql.SQLException;
+import java.sql.SQLType;
+import java.sql.SQLXML;
+import java.sql.Time;
+import java.sql.Timestamp;
+import java.sql.Types;
+import java.time.temporal.Temporal;
+import java.util.ArrayList;
+import java.util.Calendar;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.ScheduledFuture;
+
+/**
+ * A JDBC PreparedStatement over one SQLite statement, which it holds until closed and then gives
+ * back to the connection's statement cache. Setters bind straight into SQLite (text and blobs
+ * from the Java array, no native copy of ours); the values are also recorded so addBatch can
+ * replay them.
+ */
+public final class JdbcPreparedStatement extends JdbcStatement implements PreparedStatement {
+    private final Stmt stmt;
+    private final String keyLabel; // non-null when generated keys were asked for
+    private List<Bindings> batchRows;
+
+    JdbcPreparedStatement(JdbcConnection connection, Stmt stmt, String keyLabel) {
+        super(connection);
+        this.stmt = stmt;
+        this.keyLabel = keyLabel;
+    }
+
+    // ------------------------------------------------------------------ execution
+
+    @Override
+    public ResultSet executeQuery() throws SQLException {
+        lockOpen();
+        try {
+            if (stmt.columnCount() == 0) {
+                throw Errors.badState("executeQuery: the statement returns no result set (use executeUpdate): "
+                        + stmt.sql());
+            }
+            startQuery();
+            return result;
+        } finally {
+            unlock();
+        }
+    }
+
+    /** Steps the first row now, so errors surface at execution as JDBC users expect. Lock held. */
+    private void startQuery() throws SQLException {
+        closeResult();
+        stmt.reset();
+        updateCount = -1;
+        db.beforeExecute();
+        int rc;
+        ScheduledFuture<?> timer = armTimeout();
+        try {
+            rc = stmt.step();
+        } finally {
+            db.disarm(timer);
+        }
+        if (rc != Sqlite.ROW && rc != Sqlite.DONE) {
+            throw failed(rc);
+        }
+        result = new StmtResultSet(this, stmt, rc, false, maxRows);
+    }
+
+    private SQLException failed(int rc) {
+        SQLException e = db.error(rc, stmt.sql(), ResultCodes.Phase.EXECUTE);
+        stmt.reset();
+        return e;
+    }
+
+    @Override
+    public int executeUpdate() throws SQLException {
+        return (int) executeLargeUpdate();
+    }
+
+    @Override
+    public long executeLargeUpdate() throws SQLException {
+        lockOpen();
+        try {
+            if (stmt.columnCount() > 0 && isQueryText(stmt.sql())) {
+                throw Errors.badState("executeUpdate cannot run a query (use executeQuery): " + stmt.sql());
+            }
+            closeResult();
+            stmt.reset();
+            db.beforeExecute();
+            generatedKeys = new long[0];
+            long count = runToCompletion();
+            if (keyLabel != null && count > 0) {
+                generatedKeys = new long[] {db.lastInsertRowid()};
+            }
+            return count;
+        } finally {
+            unlock();
+        }
+    }
+
+    /** Steps until done (rows of PRAGMA or RETURNING are side effects), resets, returns the update count. */
+    private long runToCompletion() throws SQLException {
+        long before = db.totalChanges();
+        int rc;
+        ScheduledFuture<?> timer = armTimeout();
+        try {
+            do {
+                rc = stmt.step();
+            } while (rc == Sqlite.ROW);
+        } finally {
+            db.disarm(timer);
+        }
+        if (rc != Sqlite.DONE) {
+            throw failed(rc);
+        }
+        stmt.reset(); // release what the statement holds; the bindings stay for re-execution
+        updateCount = db.totalChanges() != before ? db.changes() : 0;
+        return updateCount;
+    }
+
+    @Override
+    public boolean execute() throws SQLException {
+        lockOpen();
+        try {
+            if (stmt.columnCount() > 0) {
+                startQuery();
+                return true;
+            }
+        } finally {
+            unlock();
+        }
+        executeLargeUpdate();
+        return false;
+    }
+
+    @Override
+    public void addBatch() throws SQLException {
+        lockOpen();
+        try {
+            if (batchRows == null) {
+                batchRows = new ArrayList<>();
+            }
+            batchRows.add(stmt.snapshot());
+        } finally {
+            unlock();
+        }
+    }
+
+    @Override
+    public void clearBatch() throws SQLException {
+        lockOpen();
+        try {
+            batchRows = null;
+        } finally {
+            unlock();
+        }
+    }
+
+    @Override
+    public int[] executeBatch() throws SQLException {
+        return toInts(executeLargeBatch());
+    }
+
+    @Override
+    public long[] executeLargeBatch() throws SQLException {
+        lockOpen();
+        try {
+            List<Bindings> rows = batchRows == null ? List.of() : batchRows;
+            batchRows = null;
+            if (stmt.columnCount() > 0 && isQueryText(stmt.sql())) {
+                throw batchFailure(Errors.badState("A query cannot run in a batch: " + stmt.sql()), new long[0]);
+            }
+            closeResult();
+            stmt.reset();
+            db.beforeExecute();
+            long[] counts = new long[rows.size()];
+            long[] keys = keyLabel != null ? new long[rows.size()] : null;
+            int keyCount = 0;
+            for (int i = 0; i < counts.length; i++) {
+                try {
+                    int rc = stmt.bindAll(rows.get(i));
+                    if (rc != Sqlite.OK) {
+                        throw db.error(rc, stmt.sql(), ResultCodes.Phase.EXECUTE);
+                    }
+                    counts[i] = runToCompletion();
+                } catch (SQLException e) {
+                    throw batchFailure(e, java.util.Arrays.copyOf(counts, i));
+                }
+                if (keys != null && counts[i] > 0) {
+                    keys[keyCount++] = db.lastInsertRowid();
+                }
+            }
+            generatedKeys = keys == null ? new long[0] : java.util.Arrays.copyOf(keys, keyCount);
+            return counts;
+        } finally {
+            unlock();
+        }
+    }
+
+    @Override
+    public ResultSet getGeneratedKeys() throws SQLException {
+        if (keyLabel != null) {
+            generatedKeyLabel = keyLabel;
+        }
+        return super.getGeneratedKeys();
+    }
+
+    @Override
+    void releaseNative() {
+        batchRows = null;
+        db.release(stmt); // back to the cache (reset + clear in one crossing) or finalized
+    }
+
+    // ------------------------------------------------------------------ statements with SQL text are not for a PreparedStatement
+
+    private static SQLException textNotAllowed() {
+        return Errors.badState("A PreparedStatement runs its own SQL: call the method without an SQL argument");
+    }
+
+    @Override public boolean execute(String sql) throws SQLException { throw textNotAllowed(); }
+    @Override public ResultSet executeQuery(String sql) throws SQLException { throw textNotAllowed(); }
+    @Override public int executeUpdate(String sql) throws SQLException { throw textNotAllowed(); }
+    @Override public long executeLargeUpdate(String sql) throws SQLException { throw textNotAllowed(); }
+    @Override public void addBatch(String sql) throws SQLException { throw textNotAllowed(); }
+    @Override public boolean execute(String sql, int autoGeneratedKeys) throws SQLException { throw textNotAllowed(); }
+    @Override public boolean execute(String sql, int[] columnIndexes) throws SQLException { throw textNotAllowed(); }
+    @Override public boolean execute(String sql, String[] columnNames) throws SQLException { throw textNotAllowed(); }
+    @Override public int executeUpdate(String sql, int autoGeneratedKeys) throws SQLException { throw textNotAllowed(); }
+    @Override public int executeUpdate(String sql, int[] columnIndexes) throws SQLException { throw textNotAllowed(); }
+    @Override public int executeUpdate(String sql, String[] columnNames) throws SQLException { throw textNotAllowed(); }
+    @Override public long executeLargeUpdate(String sql, int autoGeneratedKeys) throws SQLException { throw textNotAllowed(); }
+    @Override public long executeLargeUpdate(String sql, int[] columnIndexes) throws SQLException { throw textNotAllowed(); }
+    @Override public long executeLargeUpdate(String sql, String[] columnNames) throws SQLException { throw textNotAllowed(); }
+
+    // ------------------------------------------------------------------ metadata
+
+    @Override
+    public ResultSetMetaData getMetaData() throws SQLException {
+        lockOpen();
+        try {
+            return stmt.columnCount() == 0 ? null : JdbcResultSetMetaData.of(db, stmt, false);
+        } finally {
+            unlock();
+        }
+    }
+
+    @Override
+    public ParameterMetaData getParameterMetaData() throws SQLException {
+        lockOpen();
+        try {
+            return new JdbcParameterMetaData(stmt.parameterCount());
+        } finally {
+            unlock();
+        }
+    }
+
+    // ------------------------------------------------------------------ binding
+
+    /** Takes the lock and checks the index; returns with the lock held. */
+    private void enterBind(int index) throws SQLException {
+        lockOpen();
+        if (index < 1 || index > stmt.parameterCount()) {
+            unlock();
+            throw Errors.badIndex("Parameter index " + index + " is out of range 1.." + stmt.parameterCount());
+        }
+    }
+
+    private void check(int rc) throws SQLException {
+        if (rc != Sqlite.OK) {
+            throw db.error(rc, stmt.sql(), ResultCodes.Phase.EXECUTE);
+        }
+    }
+
+    @Override
+    public void clearParameters() throws SQLException {
+        lockOpen();
+        try {
+            stmt.clearBindings();
+        } finally {
+            unlock();
+        }
+    }
+
+    @Override
+    public void setNull(int parameterIndex, int sqlType) throws SQLException {
+        enterBind(parameterIndex);
+        try {
+            check(stmt.bindNull(parameterIndex));
+        } finally {
+            unlock();
+        }
+    }
+
+    @Override
+    public void setNull(int parameterIndex, int sqlType, String typeName) throws SQLException {
+        setNull(parameterIndex, sqlType);
+    }
+
+    @Override
+    public void setInt(int parameterIndex, int x) throws SQLException {
+        enterBind(parameterIndex);
+        try {
+            check(stmt.bindInt(parameterIndex, x));
+        } finally {
+            unlock();
+        }
+    }
+
+    @Override
+    public void setLong(int parameterIndex, long x) throws SQLException {
+        enterBind(parameterIndex);
+        try {
+            check(stmt.bindLong(parameterIndex, x));
+        } finally {
+            unlock();
+        }
+    }
+
+    @Override
+    public void setDouble(int parameterIndex, double x) throws SQLException {
+        enterBind(parameterIndex);
+        try {
+            check(stmt.bindDouble(parameterIndex, x));
+        } finally {
+            unlock();
+        }
+    }
+
+    @Override
+    public void setBoolean(int parameterIndex, boolean x) throws SQLException {
+        setInt(parameterIndex, x ? 1 : 0);
+    }
+
+    @Override
+    public void setByte(int parameterIndex, byte x) throws SQLException {
+        setInt(parameterIndex, x);
+    }
+
+    @Override
+    public void setShort(int parameterIndex, short x) throws SQLException {
+        setInt(parameterIndex, x);
+    }
+
+    @Override
+    public void setFloat(int parameterIndex, float x) throws SQLException {
+        // through the decimal text so 0.1f is stored as 0.1, not 0.10000000149011612
+        setDouble(parameterIndex, Double.parseDouble(Float.toString(x)));
+    }
+
+    @Override
+    public void setBigDecimal(int parameterIndex, BigDecimal x) throws SQLException {
+        if (x == null) {
+            setNull(parameterIndex, Types.DECIMAL);
+        } else {
+            bindTextValue(parameterIndex, x.toPlainString()); // exact; numeric affinity converts on insert
+        }
+    }
+
+    @Override
+    public void setString(int parameterIndex, String x) throws SQLException {
+        if (x == null) {
+            setNull(parameterIndex, Types.VARCHAR);
+        } else {
+            bindTextValue(parameterIndex, x);
+        }
+    }
+
+    private void bindTextValue(int parameterIndex, String x) throws SQLException {
+        byte[] utf8 = x.getBytes(StandardCharsets.UTF_8);
+        enterBind(parameterIndex);
+        try {
+            check(stmt.bindText(parameterIndex, utf8));
+        } finally {
+            unlock();
+        }
+    }
+
+    @Override
+    public void setNString(int parameterIndex, String value) throws SQLException {
+        setString(parameterIndex, value);
+    }
+
+    @Override
+    public void setBytes(int parameterIndex, byte[] x) throws SQLException {
+        if (x == null) {
+            setNull(parameterIndex, Types.BLOB);
+            return;
+        }
+        bindBlobValue(parameterIndex, x);
+    }
+
+    private void bindBlobValue(int parameterIndex, byte[] bytes) throws SQLException {
+        enterBind(parameterIndex);
+        try {
+            check(stmt.bindBlob(parameterIndex, bytes));
+        } finally {
+            unlock();
+        }
+    }
+
+    // --- dates: written per date_class (default: epoch milliseconds as the incumbent writes)
+
+    private void bindDate(int parameterIndex, java.util.Date x, Calendar calendar, int sqlType) throws SQLException {
+        if (x == null) {
+            setNull(parameterIndex, sqlType);
+            return;
+        }
+        Object value = connection.dates().toSqlite(x.getTime(), calendar);
+        switch (value) {
+            case Long l -> setLong(parameterIndex, l);
+            case Double d -> setDouble(parameterIndex, d);
+            default -> bindTextValue(parameterIndex, value.toString());
+        }
+    }
+
+    @Override
+    public void setDate(int parameterIndex, Date x) throws SQLException {
+        bindDate(parameterIndex, x, null, Types.DATE);
+    }
+
+    @Override
+    public void setDate(int parameterIndex, Date x, Calendar cal) throws SQLException {
+        bindDate(parameterIndex, x, cal, Types.DATE);
+    }
+
+    @Override
+    public void setTime(int parameterIndex, Time x) throws SQLException {
+        bindDate(parameterIndex, x, null, Types.TIME);
+    }
+
+    @Override
+    public void setTime(int parameterIndex, Time x, Calendar cal) throws SQLException {
+        bindDate(parameterIndex, x, cal, Types.TIME);
+    }
+
+    @Override
+    public void setTimestamp(int parameterIndex, Timestamp x) throws SQLException {
+        bindDate(parameterIndex, x, null, Types.TIMESTAMP);
+    }
+
+    @Override
+    public void setTimestamp(int parameterIndex, Timestamp x, Calendar cal) throws SQLException {
+        bindDate(parameterIndex, x, cal, Types.TIMESTAMP);
+    }
+
+    // --- streams, LOBs: read whole, then bound like bytes or text
+
+    private static byte[] readAll(InputStream in, long length) throws SQLException {
+        try {
+            if (length >= 0) {
+                if (length > Integer.MAX_VALUE - 8) {
+                    throw Errors.badArgument("A value of " + length + " bytes is too large for SQLite");
+                }
+                byte[] bytes = in.readNBytes((int) length);
+                if (bytes.length < length) {
+                    throw Errors.badArgument("The stream ended after " + bytes.length + " of " + length + " bytes");
+                }
+                return bytes;
+            }
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw Errors.wrap("Reading the stream failed", e);
+        }
+    }
+
+    private static String readAll(Reader reader, long length) throws SQLException {
+        try {
+            StringWriter out = new StringWriter();
+            if (length < 0) {
+                reader.transferTo(out);
+                return out.toString();
+            }
+            char[] buffer = new char[8192];
+            long left = length;
+            while (left > 0) {
+                int n = reader.read(buffer, 0, (int) Math.min(buffer.length, left));
+                if (n < 0) {
+                    throw Errors.badArgument("The reader ended after " + (length - left) + " of " + length + " characters");
+                }
+                out.write(buffer, 0, n);
+                left -= n;
+            }
+            return out.toString();
+        } catch (IOException e) {
+            throw Errors.wrap("Reading the characters failed", e);
+        }
+    }
+
+    private void setBinary(int parameterIndex, InputStream x, long length) throws SQLException {
+        if (x == null) {
+            setNull(parameterIndex, Types.BLOB);
+        } else {
+            bindBlobValue(parameterIndex, readAll(x, length));
+        }
+    }
+
+    private void setText(int parameterIndex, Reader x, long length) throws SQLException {
+        if (x == null) {
+            setNull(parameterIndex, Types.VARCHAR);
+        } else {
+            bindTextValue(parameterIndex, readAll(x, length));
+        }
+    }
+
+    private void setAscii(int parameterIndex, InputStream x, long length) throws SQLException {
+        if (x == null) {
+            setNull(parameterIndex, Types.VARCHAR);
+        } else {
+            bindTextValue(parameterIndex, new String(readAll(x, length), StandardCharsets.US_ASCII));
+        }
+    }
+
+    @Override
+    public void setAsciiStream(int parameterIndex, InputStream x, int length) throws SQLException {
+        setAscii(parameterIndex, x, length);
+    }
+
+    @Override
+    public void setAsciiStream(int parameterIndex, InputStream x, long length) throws SQLException {
+        setAscii(parameterIndex, x, length);
+    }
+
+    @Override
+    public void setAsciiStream(int parameterIndex, InputStream x) throws SQLException {
+        setAscii(parameterIndex, x, -1);
+    }
+
+    @Override
+    @Deprecated
+    public void setUnicodeStream(int parameterIndex, InputStream x, int length) throws SQLException {
+        if (x == null) {
+            setNull(parameterIndex, Types.VARCHAR);
+        } else {
+            bindTextValue(parameterIndex, new String(readAll(x, length), StandardCharsets.UTF_16BE));
+        }
+    }
+
+    @Override
+    public void setBinaryStream(int parameterIndex, InputStream x, int length) throws SQLException {
+        setBinary(parameterIndex, x, length);
+    }
+
+    @Override
+    public void setBinaryStream(int parameterIndex, InputStream x, long length) throws SQLException {
+        setBinary(parameterIndex, x, length);
+    }
+
+    @Override
+    public void setBinaryStream(int parameterIndex, InputStream x) throws SQLException {
+        setBinary(parameterIndex, x, -1);
+    }
+
+    @Override
+    public void setCharacterStream(int parameterIndex, Reader reader, int length) throws SQLException {
+        setText(parameterIndex, reader, length);
+    }
+
+    @Override
+    public void setCharacterStream(int parameterIndex, Reader reader, long length) throws SQLException {
+        setText(parameterIndex, reader, length);
+    }
+
+    @Override
+    public void setCharacterStream(int parameterIndex, Reader reader) throws SQLException {
+        setText(parameterIndex, reader, -1);
+    }
+
+    @Override
+    public void setNCharacterStream(int parameterIndex, Reader value, long length) throws SQLException {
+        setText(parameterIndex, value, length);
+    }
+
+    @Override
+    public void setNCharacterStream(int parameterIndex, Reader value) throws SQLException {
+        setText(parameterIndex, value, -1);
+    }
+
+    @Override
+    public void setBlob(int parameterIndex, Blob x) throws SQLException {
+        if (x == null) {
+            setNull(parameterIndex, Types.BLOB);
+        } else {
+            setBinary(parameterIndex, x.getBinaryStream(), x.length());
+        }
+    }
+
+    @Override
+    public void setBlob(int parameterIndex, InputStream inputStream, long length) throws SQLException {
+        setBinary(parameterIndex, inputStream, length);
+    }
+
+    @Override
+    public void setBlob(int parameterIndex, InputStream inputStream) throws SQLException {
+        setBinary(parameterIndex, inputStream, -1);
+    }
+
+    @Override
+    public void setClob(int parameterIndex, Clob x) throws SQLException {
+        if (x == null) {
+            setNull(parameterIndex, Types.CLOB);
+        } else {
+            setText(parameterIndex, x.getCharacterStream(), x.length());
+        }
+    }
+
+    @Override
+    public void setClob(int parameterIndex, Reader reader, long length) throws SQLException {
+        setText(parameterIndex, reader, length);
+    }
+
+    @Override
+    public void setClob(int parameterIndex, Reader reader) throws SQLException {
+        setText(parameterIndex, reader, -1);
+    }
+
+    @Override
+    public void setNClob(int parameterIndex, NClob value) throws SQLException {
+        setClob(parameterIndex, value);
+    }
+
+    @Override
+    public void setNClob(int parameterIndex, Reader reader, long length) throws SQLException {
+        setText(parameterIndex, reader, length);
+    }
+
+    @Override
+    public void setNClob(int parameterIndex, Reader reader) throws SQLException {
+        setText(parameterIndex, reader, -1);
+    }
+
+    @Override
+    public void setURL(int parameterIndex, URL x) throws SQLException {
+        setString(parameterIndex, x == null ? null : x.toString());
+    }
+
+    // --- objects
+
+    @Override
+    public void setObject(int parameterIndex, Object x) throws SQLException {
+        switch (x) {
+            case null -> setNull(parameterIndex, Types.NULL);
+            case String s -> setString(parameterIndex, s);
+            case Integer i -> setInt(parameterIndex, i);
+            case Long l -> setLong(parameterIndex, l);
+            case Short s -> setInt(parameterIndex, s);
+            case Byte b -> setInt(parameterIndex, b);
+            case Double d -> setDouble(parameterIndex, d);
+            case Float f -> setFloat(parameterIndex, f);
+            case Boolean b -> setInt(parameterIndex, b ? 1 : 0);
+            case BigDecimal d -> setBigDecimal(parameterIndex, d);
+            case BigInteger i -> {
+                if (i.bitLength() < 64) {
+                    setLong(parameterIndex, i.longValue());
+                } else {
+                    setString(parameterIndex, i.toString());
+                }
+            }
+            case byte[] b -> setBytes(parameterIndex, b);
+            case Timestamp t -> setTimestamp(parameterIndex, t);
+            case Date d -> setDate(parameterIndex, d);
+            case Time t -> setTime(parameterIndex, t);
+            case java.util.Date d -> bindDate(parameterIndex, d, null, Types.TIMESTAMP);
+            case Calendar c -> bindDate(parameterIndex, c.getTime(), c, Types.TIMESTAMP);
+            case Temporal t -> setString(parameterIndex, Dates.toText(t));
+            case UUID u -> setString(parameterIndex, u.toString());
+            case Character c -> setString(parameterIndex, c.toString());
+            case Blob b -> setBlob(parameterIndex, b);
+            case Clob c -> setClob(parameterIndex, c);
+            case InputStream in -> setBinaryStream(parameterIndex, in);
+            case Reader r -> setCharacterStream(parameterIndex, r);
+            case URL u -> setURL(parameterIndex, u);
+            case Enum<?> e -> setString(parameterIndex, e.name());
+            default -> throw Errors.conversion("Cannot bind a " + x.getClass().getName()
+                    + "; use a String, number, byte[], date/time or java.time value");
+        }
+    }
+
+    @Override
+    public void setObject(int parameterIndex, Object x, int targetSqlType) throws SQLException {
+        setObject(parameterIndex, x, targetSqlType, -1);
+    }
+
+    @Override
+    public void setObject(int parameterIndex, Object x, int targetSqlType, int scaleOrLength) throws SQLException {
+        if (x == null) {
+            setNull(parameterIndex, targetSqlType);
+            return;
+        }
+        switch (targetSqlType) {
+            case Types.CHAR, Types.VARCHAR, Types.LONGVARCHAR, Types.NCHAR, Types.NVARCHAR, Types.LONGNVARCHAR,
+                    Types.CLOB, Types.NCLOB -> setString(parameterIndex, x instanceof Temporal t ? Dates.toText(t)
+                            : x instanceof byte[] b ? new String(b, StandardCharsets.UTF_8) : x.toString());
+            case Types.BOOLEAN, Types.BIT -> setBoolean(parameterIndex, toBoolean(x));
+            case Types.TINYINT, Types.SMALLINT, Types.INTEGER, Types.BIGINT -> setLong(parameterIndex, toLong(x));
+            case Types.REAL, Types.FLOAT, Types.DOUBLE -> setDouble(parameterIndex, toDouble(x));
+            case Types.DECIMAL, Types.NUMERIC -> {
+                BigDecimal d = x instanceof BigDecimal bd ? bd : new BigDecimal(x.toString().strip());
+                setBigDecimal(parameterIndex, scaleOrLength >= 0 ? d.setScale(scaleOrLength, java.math.RoundingMode.HALF_UP) : d);
+            }
+            default -> setObject(parameterIndex, x);
+        }
+    }
+
+    @Override
+    public void setObject(int parameterIndex, Object x, SQLType targetSqlType, int scaleOrLength) throws SQLException {
+        setObject(parameterIndex, x, vendorType(targetSqlType), scaleOrLength);
+    }
+
+    @Override
+    public void setObject(int parameterIndex, Object x, SQLType targetSqlType) throws SQLException {
+        setObject(parameterIndex, x, vendorType(targetSqlType), -1);
+    }
+
+    private static int vendorType(SQLType type) throws SQLException {
+        if (type == null || type.getVendorTypeNumber() == null) {
+            throw Errors.badArgument("Unknown SQL type " + type);
+        }
+        return type.getVendorTypeNumber();
+    }
+
+    private static boolean toBoolean(Object x) throws SQLException {
+        return switch (x) {
+            case Boolean b -> b;
+            case Number n -> n.doubleValue() != 0;
+            case String s -> s.equalsIgnoreCase("true") || s.equals("1") || s.equalsIgnoreCase("yes");
+            default -> throw Errors.conversion("Cannot convert a " + x.getClass().getName() + " to BOOLEAN");
+        };
+    }
+
+    private static long toLong(Object x) throws SQLException {
+        try {
+            return switch (x) {
+                case Number n -> n.longValue();
+                case Boolean b -> b ? 1 : 0;
+                case String s -> new BigDecimal(s.strip()).longValueExact();
+                default -> throw Errors.conversion("Cannot convert a " + x.getClass().getName() + " to an integer");
+            };
+        } catch (NumberFormatException | ArithmeticException e) {
+            throw Errors.conversion("Cannot convert '" + x + "' to an integer");
+        }
+    }
+
+    private static double toDouble(Object x) throws SQLException {
+        try {
+            return switch (x) {
+                case Number n -> n.doubleValue();
+                case Boolean b -> b ? 1 : 0;
+                case String s -> Double.parseDouble(s.strip());
+                default -> throw Errors.conversion("Cannot convert a " + x.getClass().getName() + " to a number");
+            };
+        } catch (NumberFormatException e) {
+            throw Errors.conversion("Cannot convert '" + x + "' to a number");
+        }
+    }
+
+    @Override
+    public void setRef(int parameterIndex, Ref x) throws SQLException {
+        throw Errors.notSupported("REF values");
+    }
+
+    @Override
+    public void setArray(int parameterIndex, Array x) throws SQLException {
+        throw Errors.notSupported("SQL arrays");
+    }
+
+    @Override
+    public void setRowId(int parameterIndex, RowId x) throws SQLException {
+        throw Errors.notSupported("ROWID values (bind the rowid as a long)");
+    }
+
+    @Override
+    public void setSQLXML(int parameterIndex, SQLXML xmlObject) throws SQLException {
+        throw Errors.notSupported("SQLXML");
+    }
+}

@@ -1,0 +1,222 @@
+package dev.panlite.jdbc;
+
+import dev.panlite.engine.Database;
+import dev.panlite.engine.Stmt;
+import dev.panlite.ffi.Scratch;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Types;
+
+/**
+ * Column descriptions, captured when asked for so they stay valid after the statement moves on:
+ * names and labels, declared types and their {@code java.sql.Types}, the table each column comes
+ * from, and (through sqlite3_table_column_metadata) nullability and autoincrement.
+ */
+final class JdbcResultSetMetaData implements ResultSetMetaData {
+    private final String[] labels;
+    private final String[] names;
+    private final String[] declaredTypes;
+    private final int[] jdbcTypes;
+    private final String[] tables;
+    private final String[] schemas;
+    private final int[] nullable;
+    private final boolean[] autoIncrement;
+
+    private JdbcResultSetMetaData(int n) {
+        labels = new String[n];
+        names = new String[n];
+        declaredTypes = new String[n];
+        jdbcTypes = new int[n];
+        tables = new String[n];
+        schemas = new String[n];
+        nullable = new int[n];
+        autoIncrement = new boolean[n];
+    }
+
+    /** Describes {@code stmt}'s columns; with {@code onRow}, expressions take the type of the current value. */
+    static JdbcResultSetMetaData of(Database db, Stmt stmt, boolean onRow) {
+        int n = stmt.columnCount();
+        JdbcResultSetMetaData m = new JdbcResultSetMetaData(n);
+        for (int i = 0; i < n; i++) {
+            m.labels[i] = stmt.columnName(i);
+            String origin = stmt.columnOriginName(i);
+            m.names[i] = origin != null ? origin : m.labels[i];
+            m.declaredTypes[i] = stmt.columnDecltype(i);
+            int type = SqlTypes.fromDeclared(m.declaredTypes[i]);
+            if (type == Types.OTHER && onRow) {
+                type = SqlTypes.fromStorageClass(stmt.columnType(i));
+            }
+            m.jdbcTypes[i] = type;
+            m.tables[i] = stmt.columnTableName(i);
+            m.schemas[i] = stmt.columnDatabaseName(i);
+            m.nullable[i] = columnNullableUnknown;
+            if (m.tables[i] != null && origin != null) {
+                Scratch.ColumnInfo info = db.columnInfo(m.schemas[i], m.tables[i], origin);
+                if (info != null) {
+                    m.nullable[i] = info.notNull() || info.primaryKey() && isRowidAlias(info)
+                            ? columnNoNulls : columnNullable;
+                    m.autoIncrement[i] = info.autoincrement() || info.primaryKey() && isRowidAlias(info);
+                }
+            }
+        }
+        return m;
+    }
+
+    /** An INTEGER PRIMARY KEY is the rowid: never NULL, assigned automatically. */
+    private static boolean isRowidAlias(Scratch.ColumnInfo info) {
+        return info.declaredType() != null && info.declaredType().equalsIgnoreCase("INTEGER");
+    }
+
+    /** Describes in-memory columns (generated keys, metadata results). */
+    static JdbcResultSetMetaData of(String[] labels, int[] jdbcTypes) {
+        JdbcResultSetMetaData m = new JdbcResultSetMetaData(labels.length);
+        for (int i = 0; i < labels.length; i++) {
+            m.labels[i] = labels[i];
+            m.names[i] = labels[i];
+            m.jdbcTypes[i] = jdbcTypes[i];
+            m.declaredTypes[i] = SqlTypes.typeName(jdbcTypes[i]);
+            m.nullable[i] = columnNullableUnknown;
+        }
+        return m;
+    }
+
+    private int at(int column) throws SQLException {
+        if (column < 1 || column > labels.length) {
+            throw Errors.badIndex("Column index " + column + " is out of range 1.." + labels.length);
+        }
+        return column - 1;
+    }
+
+    @Override
+    public int getColumnCount() {
+        return labels.length;
+    }
+
+    @Override
+    public boolean isAutoIncrement(int column) throws SQLException {
+        return autoIncrement[at(column)];
+    }
+
+    @Override
+    public boolean isCaseSensitive(int column) throws SQLException {
+        int type = jdbcTypes[at(column)];
+        return type == Types.VARCHAR || type == Types.CHAR || type == Types.CLOB;
+    }
+
+    @Override
+    public boolean isSearchable(int column) throws SQLException {
+        at(column);
+        return true;
+    }
+
+    @Override
+    public boolean isCurrency(int column) throws SQLException {
+        at(column);
+        return false;
+    }
+
+    @Override
+    public int isNullable(int column) throws SQLException {
+        return nullable[at(column)];
+    }
+
+    @Override
+    public boolean isSigned(int column) throws SQLException {
+        return switch (jdbcTypes[at(column)]) {
+            case Types.BIGINT, Types.INTEGER, Types.SMALLINT, Types.TINYINT, Types.DOUBLE, Types.FLOAT, Types.REAL,
+                    Types.DECIMAL, Types.NUMERIC -> true;
+            default -> false;
+        };
+    }
+
+    @Override
+    public int getColumnDisplaySize(int column) throws SQLException {
+        int c = at(column);
+        int precision = SqlTypes.precision(jdbcTypes[c], declaredTypes[c]);
+        return precision > 0 ? precision : Integer.MAX_VALUE;
+    }
+
+    @Override
+    public String getColumnLabel(int column) throws SQLException {
+        return labels[at(column)];
+    }
+
+    @Override
+    public String getColumnName(int column) throws SQLException {
+        return names[at(column)];
+    }
+
+    @Override
+    public String getSchemaName(int column) throws SQLException {
+        String schema = schemas[at(column)];
+        return schema == null ? "" : schema;
+    }
+
+    @Override
+    public int getPrecision(int column) throws SQLException {
+        int c = at(column);
+        return SqlTypes.precision(jdbcTypes[c], declaredTypes[c]);
+    }
+
+    @Override
+    public int getScale(int column) throws SQLException {
+        return SqlTypes.scale(declaredTypes[at(column)]);
+    }
+
+    @Override
+    public String getTableName(int column) throws SQLException {
+        String table = tables[at(column)];
+        return table == null ? "" : table;
+    }
+
+    @Override
+    public String getCatalogName(int column) throws SQLException {
+        at(column);
+        return "";
+    }
+
+    @Override
+    public int getColumnType(int column) throws SQLException {
+        return jdbcTypes[at(column)];
+    }
+
+    @Override
+    public String getColumnTypeName(int column) throws SQLException {
+        int c = at(column);
+        return declaredTypes[c] != null ? declaredTypes[c] : SqlTypes.typeName(jdbcTypes[c]);
+    }
+
+    @Override
+    public boolean isReadOnly(int column) throws SQLException {
+        return tables[at(column)] == null; // an expression cannot be written back
+    }
+
+    @Override
+    public boolean isWritable(int column) throws SQLException {
+        return !isReadOnly(column);
+    }
+
+    @Override
+    public boolean isDefinitelyWritable(int column) throws SQLException {
+        at(column);
+        return false;
+    }
+
+    @Override
+    public String getColumnClassName(int column) throws SQLException {
+        return SqlTypes.className(jdbcTypes[at(column)]);
+    }
+
+    @Override
+    public <T> T unwrap(Class<T> iface) throws SQLException {
+        if (iface.isInstance(this)) {
+            return iface.cast(this);
+        }
+        throw Errors.badArgument("Not a wrapper for " + iface.getName());
+    }
+
+    @Override
+    public boolean isWrapperFor(Class<?> iface) {
+        return iface.isInstance(this);
+    }
+}

@@ -1,0 +1,671 @@
+package dev.panlite.jdbc;
+
+import dev.panlite.engine.Database;
+import java.nio.charset.StandardCharsets;
+import java.sql.BatchUpdateException;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.SQLWarning;
+import java.sql.Statement;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.ScheduledFuture;
+
+/**
+ * A JDBC Statement: SQL text without parameters. Text holding several statements runs them in
+ * order; the first query among them becomes the result set and the rest runs on
+ * {@link #getMoreResults()}. Parameterless statements take the native helper's fused exec.
+ */
+public class JdbcStatement implements Statement {
+    final JdbcConnection connection;
+    final Database db;
+    JdbcStatement prevOpen; // the connection's list of open statements
+    JdbcStatement nextOpen;
+    boolean closed;
+    AbstractResultSet result;
+    long updateCount = -1;
+    long maxRows;
+    int fetchSize;
+    int queryTimeout;
+    private int maxFieldSize;
+    private boolean closeOnCompletion;
+    private boolean poolable;
+    private SQLWarning warnings;
+    private List<String> batch;
+    // the part of a multi-statement text after the current query, run by getMoreResults
+    private String pendingSql;
+    private byte[] pendingUtf8;
+    private int pendingOffset;
+    // generated keys of the last execution, when they were asked for
+    String generatedKeyLabel;
+    long[] generatedKeys = new long[0];
+
+    JdbcStatement(JdbcConnection connection) {
+        this.connection = connection;
+        this.db = connection.db;
+    }
+
+    /** Takes the connection lock and checks both the connection and this statement are open. */
+    final void lockOpen() throws SQLException {
+        connection.lockOpen();
+        if (closed) {
+            connection.unlock();
+            throw Errors.closed("statement");
+        }
+    }
+
+    final void unlock() {
+        connection.unlock();
+    }
+
+    final ScheduledFuture<?> armTimeout() {
+        return queryTimeout > 0 ? db.armTimeout(queryTimeout) : null;
+    }
+
+    /** Closes the current result set before the next execution (JDBC: re-executing closes it). */
+    final void closeResult() throws SQLException {
+        if (result != null) {
+            AbstractResultSet old = result;
+            result = null;
+            old.closeLocked();
+        }
+        pendingSql = null;
+        pendingUtf8 = null;
+    }
+
+    /** Called by a result set of this statement when it closes. */
+    void resultClosed(AbstractResultSet rs) throws SQLException {
+        if (rs == result) {
+            result = null;
+            if (closeOnCompletion && !closed) {
+                closeLocked();
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ execution
+
+    /** Runs {@code sql} from the start; true when its first result is a result set. Lock held. */
+    private boolean run(String sql, String keyLabel) throws SQLException {
+        if (sql == null) {
+            throw Errors.badArgument("SQL is null");
+        }
+        closeResult();
+        updateCount = -1;
+        generatedKeyLabel = keyLabel;
+        generatedKeys = new long[0];
+        db.beforeExecute();
+        return runFrom(sql, sql.getBytes(StandardCharsets.UTF_8), 0);
+    }
+
+    private boolean runFrom(String sql, byte[] utf8, int offset) throws SQLException {
+        long changesBefore = db.totalChanges();
+        Database.Executed executed;
+        ScheduledFuture<?> timer = armTimeout();
+        try {
+            executed = db.executeUntilQuery(sql, utf8, offset);
+        } finally {
+            db.disarm(timer);
+        }
+        if (executed.query() != null) {
+            result = new StmtResultSet(this, executed.query(), executed.firstStep(), true, maxRows);
+            if (hasMore(utf8, executed.tailOffset())) {
+                pendingSql = sql;
+                pendingUtf8 = utf8;
+                pendingOffset = executed.tailOffset();
+            }
+            return true;
+        }
+        updateCount = db.totalChanges() != changesBefore ? db.changes() : 0;
+        if (generatedKeyLabel != null && updateCount > 0) {
+            generatedKeys = new long[] {db.lastInsertRowid()};
+        }
+        return false;
+    }
+
+    private static boolean hasMore(byte[] utf8, int offset) {
+        for (int i = offset; i < utf8.length; i++) {
+            byte b = utf8[i];
+            if (b != ' ' && b != '\n' && b != '\r' && b != '\t' && b != ';') {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Override
+    public boolean execute(String sql) throws SQLException {
+        lockOpen();
+        try {
+            return run(sql, null);
+        } finally {
+            unlock();
+        }
+    }
+
+    @Override
+    public ResultSet executeQuery(String sql) throws SQLException {
+        lockOpen();
+        try {
+            if (!run(sql, null)) {
+                throw Errors.badState("executeQuery: the SQL returned no result set (use executeUpdate)");
+            }
+            return result;
+        } finally {
+            unlock();
+        }
+    }
+
+    @Override
+    public int executeUpdate(String sql) throws SQLException {
+        return (int) executeLargeUpdate(sql);
+    }
+
+    @Override
+    public long executeLargeUpdate(String sql) throws SQLException {
+        return update(sql, null);
+    }
+
+    private long update(String sql, String keyLabel) throws SQLException {
+        lockOpen();
+        try {
+            long before = db.totalChanges();
+            if (run(sql, keyLabel)) {
+                AbstractResultSet rows = result;
+                if (isQueryText(sql)) {
+                    closeResult();
+                    throw Errors.badState("executeUpdate cannot run a query (use executeQuery): " + sql);
+                }
+                // statements that return rows but are not queries (PRAGMA, INSERT ... RETURNING): run them out
+                while (rows.next()) {
+                    // each row is a side effect of the statement; nothing to read
+                }
+                closeResult();
+                updateCount = db.totalChanges() != before ? db.changes() : 0;
+                if (keyLabel != null && updateCount > 0) {
+                    generatedKeys = new long[] {db.lastInsertRowid()};
+                }
+            }
+            return updateCount;
+        } finally {
+            unlock();
+        }
+    }
+
+    /** True when the SQL's first keyword makes it a query: SELECT, VALUES or WITH ... SELECT. */
+    static boolean isQueryText(String sql) {
+        String keyword = firstKeyword(sql);
+        if (keyword.equals("SELECT") || keyword.equals("VALUES")) {
+            return true;
+        }
+        if (keyword.equals("WITH")) {
+            String upper = sql.toUpperCase(Locale.ROOT);
+            return !(upper.contains("INSERT") || upper.contains("UPDATE") || upper.contains("DELETE")
+                    || upper.contains("REPLACE"));
+        }
+        return false;
+    }
+
+    static String firstKeyword(String sql) {
+        int i = 0;
+        int n = sql.length();
+        while (i < n) {
+            char c = sql.charAt(i);
+            if (Character.isWhitespace(c) || c == '(' || c == ';') {
+                i++;
+            } else if (c == '-' && i + 1 < n && sql.charAt(i + 1) == '-') {
+                while (i < n && sql.charAt(i) != '\n') {
+                    i++;
+                }
+            } else if (c == '/' && i + 1 < n && sql.charAt(i + 1) == '*') {
+                int end = sql.indexOf("*/", i + 2);
+                i = end < 0 ? n : end + 2;
+            } else {
+                break;
+            }
+        }
+        int start = i;
+        while (i < n && Character.isLetter(sql.charAt(i))) {
+            i++;
+        }
+        return sql.substring(start, i).toUpperCase(Locale.ROOT);
+    }
+
+    @Override
+    public boolean execute(String sql, int autoGeneratedKeys) throws SQLException {
+        lockOpen();
+        try {
+            return run(sql, keyLabel(autoGeneratedKeys));
+        } finally {
+            unlock();
+        }
+    }
+
+    @Override
+    public boolean execute(String sql, int[] columnIndexes) throws SQLException {
+        lockOpen();
+        try {
+            return run(sql, columnIndexes != null && columnIndexes.length > 0 ? DEFAULT_KEY_LABEL : null);
+        } finally {
+            unlock();
+        }
+    }
+
+    @Override
+    public boolean execute(String sql, String[] columnNames) throws SQLException {
+        lockOpen();
+        try {
+            return run(sql, keyLabel(columnNames));
+        } finally {
+            unlock();
+        }
+    }
+
+    @Override
+    public int executeUpdate(String sql, int autoGeneratedKeys) throws SQLException {
+        return (int) update(sql, keyLabel(autoGeneratedKeys));
+    }
+
+    @Override
+    public int executeUpdate(String sql, int[] columnIndexes) throws SQLException {
+        return (int) update(sql, columnIndexes != null && columnIndexes.length > 0 ? DEFAULT_KEY_LABEL : null);
+    }
+
+    @Override
+    public int executeUpdate(String sql, String[] columnNames) throws SQLException {
+        return (int) update(sql, keyLabel(columnNames));
+    }
+
+    @Override
+    public long executeLargeUpdate(String sql, int autoGeneratedKeys) throws SQLException {
+        return update(sql, keyLabel(autoGeneratedKeys));
+    }
+
+    @Override
+    public long executeLargeUpdate(String sql, int[] columnIndexes) throws SQLException {
+        return update(sql, columnIndexes != null && columnIndexes.length > 0 ? DEFAULT_KEY_LABEL : null);
+    }
+
+    @Override
+    public long executeLargeUpdate(String sql, String[] columnNames) throws SQLException {
+        return update(sql, keyLabel(columnNames));
+    }
+
+    /** The column name of generated keys: the incumbent's, so code written for it reads the same. */
+    static final String DEFAULT_KEY_LABEL = "last_insert_rowid()";
+
+    static String keyLabel(int autoGeneratedKeys) throws SQLException {
+        return switch (autoGeneratedKeys) {
+            case RETURN_GENERATED_KEYS -> DEFAULT_KEY_LABEL;
+            case NO_GENERATED_KEYS -> null;
+            default -> throw Errors.badArgument("autoGeneratedKeys must be RETURN_GENERATED_KEYS or NO_GENERATED_KEYS");
+        };
+    }
+
+    static String keyLabel(String[] columnNames) {
+        return columnNames != null && columnNames.length > 0 ? columnNames[0] : null;
+    }
+
+    @Override
+    public ResultSet getGeneratedKeys() throws SQLException {
+        lockOpen();
+        try {
+            String label = generatedKeyLabel != null ? generatedKeyLabel : DEFAULT_KEY_LABEL;
+            List<Object[]> rows = new ArrayList<>(generatedKeys.length);
+            for (long key : generatedKeys) {
+                rows.add(new Object[] {key});
+            }
+            return new ValuesResultSet(this, connection.dates(), new String[] {label}, new int[] {Types.BIGINT}, rows);
+        } finally {
+            unlock();
+        }
+    }
+
+    // ------------------------------------------------------------------ results
+
+    @Override
+    public ResultSet getResultSet() throws SQLException {
+        lockOpen();
+        try {
+            return result;
+        } finally {
+            unlock();
+        }
+    }
+
+    @Override
+    public int getUpdateCount() throws SQLException {
+        return (int) getLargeUpdateCount();
+    }
+
+    @Override
+    public long getLargeUpdateCount() throws SQLException {
+        lockOpen();
+        try {
+            return result != null ? -1 : updateCount;
+        } finally {
+            unlock();
+        }
+    }
+
+    @Override
+    public boolean getMoreResults() throws SQLException {
+        return getMoreResults(CLOSE_CURRENT_RESULT);
+    }
+
+    @Override
+    public boolean getMoreResults(int current) throws SQLException {
+        if (current != CLOSE_CURRENT_RESULT && current != KEEP_CURRENT_RESULT && current != CLOSE_ALL_RESULTS) {
+            throw Errors.badArgument("Unknown getMoreResults mode " + current);
+        }
+        lockOpen();
+        try {
+            String sql = pendingSql;
+            byte[] utf8 = pendingUtf8;
+            int offset = pendingOffset;
+            // one SQLite connection steps one statement at a time here, so the current result always closes
+            closeResult();
+            updateCount = -1;
+            if (sql == null) {
+                return false;
+            }
+            db.beforeExecute();
+            return runFrom(sql, utf8, offset);
+        } finally {
+            unlock();
+        }
+    }
+
+    // ------------------------------------------------------------------ batches
+
+    @Override
+    public void addBatch(String sql) throws SQLException {
+        lockOpen();
+        try {
+            if (sql == null) {
+                throw Errors.badArgument("SQL is null");
+            }
+            if (batch == null) {
+                batch = new ArrayList<>();
+            }
+            batch.add(sql);
+        } finally {
+            unlock();
+        }
+    }
+
+    @Override
+    public void clearBatch() throws SQLException {
+        lockOpen();
+        try {
+            batch = null;
+        } finally {
+            unlock();
+        }
+    }
+
+    @Override
+    public int[] executeBatch() throws SQLException {
+        return toInts(executeLargeBatch());
+    }
+
+    @Override
+    public long[] executeLargeBatch() throws SQLException {
+        List<String> todo;
+        lockOpen();
+        try {
+            todo = batch == null ? List.of() : batch;
+            batch = null;
+        } finally {
+            unlock();
+        }
+        long[] counts = new long[todo.size()];
+        for (int i = 0; i < counts.length; i++) {
+            try {
+                counts[i] = update(todo.get(i), null);
+            } catch (SQLException e) {
+                throw batchFailure(e, java.util.Arrays.copyOf(counts, i));
+            }
+        }
+        return counts;
+    }
+
+    static BatchUpdateException batchFailure(SQLException cause, long[] done) {
+        return new BatchUpdateException("Batch entry " + done.length + " failed: " + cause.getMessage(),
+                cause.getSQLState(), cause.getErrorCode(), done, cause);
+    }
+
+    static int[] toInts(long[] counts) {
+        int[] out = new int[counts.length];
+        for (int i = 0; i < counts.length; i++) {
+            out[i] = (int) Math.min(Integer.MAX_VALUE, counts[i]);
+        }
+        return out;
+    }
+
+    // ------------------------------------------------------------------ cancel, close
+
+    @Override
+    public void cancel() throws SQLException {
+        if (closed) {
+            throw Errors.closed("statement");
+        }
+        db.interrupt(); // from another thread, without the lock the running statement holds
+    }
+
+    @Override
+    public void close() throws SQLException {
+        db.lock();
+        try {
+            closeLocked();
+        } finally {
+            db.unlock();
+        }
+    }
+
+    /** Closes with the lock held (also called when the connection closes). */
+    void closeLocked() throws SQLException {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            closeResult();
+            releaseNative();
+        } finally {
+            connection.untrack(this);
+        }
+    }
+
+    /** What a subclass holds natively, given back when the statement closes. Lock held. */
+    void releaseNative() {
+        // a plain statement holds nothing between executions
+    }
+
+    @Override
+    public boolean isClosed() {
+        return closed || db.isClosed();
+    }
+
+    @Override
+    public void closeOnCompletion() throws SQLException {
+        checkOpen();
+        closeOnCompletion = true;
+    }
+
+    @Override
+    public boolean isCloseOnCompletion() throws SQLException {
+        checkOpen();
+        return closeOnCompletion;
+    }
+
+    final void checkOpen() throws SQLException {
+        if (closed) {
+            throw Errors.closed("statement");
+        }
+        if (db.isClosed()) {
+            throw Errors.closed("connection");
+        }
+    }
+
+    // ------------------------------------------------------------------ properties
+
+    @Override
+    public int getMaxFieldSize() throws SQLException {
+        checkOpen();
+        return maxFieldSize;
+    }
+
+    @Override
+    public void setMaxFieldSize(int max) throws SQLException {
+        checkOpen();
+        if (max < 0) {
+            throw Errors.badArgument("max field size must not be negative");
+        }
+        maxFieldSize = max;
+    }
+
+    @Override
+    public int getMaxRows() throws SQLException {
+        checkOpen();
+        return (int) Math.min(Integer.MAX_VALUE, maxRows);
+    }
+
+    @Override
+    public void setMaxRows(int max) throws SQLException {
+        setLargeMaxRows(max);
+    }
+
+    @Override
+    public long getLargeMaxRows() throws SQLException {
+        checkOpen();
+        return maxRows;
+    }
+
+    @Override
+    public void setLargeMaxRows(long max) throws SQLException {
+        checkOpen();
+        if (max < 0) {
+            throw Errors.badArgument("max rows must not be negative");
+        }
+        maxRows = max;
+    }
+
+    @Override
+    public void setEscapeProcessing(boolean enable) throws SQLException {
+        checkOpen(); // SQLite has no JDBC escape syntax to process
+    }
+
+    @Override
+    public int getQueryTimeout() throws SQLException {
+        checkOpen();
+        return queryTimeout;
+    }
+
+    @Override
+    public void setQueryTimeout(int seconds) throws SQLException {
+        checkOpen();
+        if (seconds < 0) {
+            throw Errors.badArgument("query timeout must not be negative");
+        }
+        queryTimeout = seconds;
+    }
+
+    @Override
+    public SQLWarning getWarnings() throws SQLException {
+        checkOpen();
+        return warnings;
+    }
+
+    @Override
+    public void clearWarnings() throws SQLException {
+        checkOpen();
+        warnings = null;
+    }
+
+    @Override
+    public void setCursorName(String name) throws SQLException {
+        throw Errors.notSupported("Named cursors");
+    }
+
+    @Override
+    public void setFetchDirection(int direction) throws SQLException {
+        checkOpen();
+        if (direction != ResultSet.FETCH_FORWARD) {
+            throw Errors.notSupported("Fetch directions other than FETCH_FORWARD");
+        }
+    }
+
+    @Override
+    public int getFetchDirection() throws SQLException {
+        checkOpen();
+        return ResultSet.FETCH_FORWARD;
+    }
+
+    @Override
+    public void setFetchSize(int rows) throws SQLException {
+        checkOpen();
+        if (rows < 0) {
+            throw Errors.badArgument("fetch size must not be negative");
+        }
+        fetchSize = rows; // a hint only: SQLite hands out one row per step
+    }
+
+    @Override
+    public int getFetchSize() throws SQLException {
+        checkOpen();
+        return fetchSize;
+    }
+
+    @Override
+    public int getResultSetConcurrency() throws SQLException {
+        checkOpen();
+        return ResultSet.CONCUR_READ_ONLY;
+    }
+
+    @Override
+    public int getResultSetType() throws SQLException {
+        checkOpen();
+        return ResultSet.TYPE_FORWARD_ONLY;
+    }
+
+    @Override
+    public int getResultSetHoldability() throws SQLException {
+        checkOpen();
+        return connection.getHoldability();
+    }
+
+    @Override
+    public Connection getConnection() throws SQLException {
+        checkOpen();
+        return connection;
+    }
+
+    @Override
+    public void setPoolable(boolean poolable) throws SQLException {
+        checkOpen();
+        this.poolable = poolable;
+    }
+
+    @Override
+    public boolean isPoolable() throws SQLException {
+        checkOpen();
+        return poolable;
+    }
+
+    @Override
+    public <T> T unwrap(Class<T> iface) throws SQLException {
+        if (iface.isInstance(this)) {
+            return iface.cast(this);
+        }
+        throw Errors.badArgument("Not a wrapper for " + iface.getName());
+    }
+
+    @Override
+    public boolean isWrapperFor(Class<?> iface) {
+        return iface.isInstance(this);
+    }
+}

@@ -1,0 +1,136 @@
+package dev.panlite.jdbc;
+
+import java.nio.charset.StandardCharsets;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.util.List;
+
+/**
+ * A result set over rows held in Java: generated keys and metadata answers. Values are Long,
+ * Double, String, byte[] or null, converted the way SQLite converts.
+ */
+final class ValuesResultSet extends AbstractResultSet {
+    private final String[] labels;
+    private final int[] jdbcTypes;
+    private final List<Object[]> rows;
+    private Object[] current;
+
+    ValuesResultSet(JdbcStatement statement, Dates dates, String[] labels, int[] jdbcTypes, List<Object[]> rows) {
+        super(statement, dates, 0);
+        this.labels = labels;
+        this.jdbcTypes = jdbcTypes;
+        this.rows = rows;
+    }
+
+    @Override
+    void enter() throws SQLException {
+        // nothing native to guard
+    }
+
+    @Override
+    void enterForClose() {
+    }
+
+    @Override
+    void exit() {
+    }
+
+    @Override
+    boolean advance() {
+        if (row >= rows.size()) {
+            current = null;
+            return false;
+        }
+        current = rows.get(row);
+        return true;
+    }
+
+    @Override
+    void release() {
+        current = null;
+    }
+
+    @Override
+    int columnCount() {
+        return labels.length;
+    }
+
+    @Override
+    String columnLabel(int column) {
+        return labels[column];
+    }
+
+    @Override
+    int valueType(int column) {
+        return switch (current[column]) {
+            case null -> dev.panlite.ffi.Sqlite.NULL;
+            case Long l -> dev.panlite.ffi.Sqlite.INTEGER;
+            case Integer i -> dev.panlite.ffi.Sqlite.INTEGER;
+            case Double d -> dev.panlite.ffi.Sqlite.FLOAT;
+            case byte[] b -> dev.panlite.ffi.Sqlite.BLOB;
+            default -> dev.panlite.ffi.Sqlite.TEXT;
+        };
+    }
+
+    @Override
+    long longValue(int column) {
+        return switch (current[column]) {
+            case null -> 0;
+            case Number n -> n.longValue();
+            case String s -> (long) leadingNumber(s);
+            default -> 0;
+        };
+    }
+
+    @Override
+    int intValue(int column) {
+        return (int) longValue(column);
+    }
+
+    @Override
+    double doubleValue(int column) {
+        return switch (current[column]) {
+            case null -> 0;
+            case Number n -> n.doubleValue();
+            case String s -> leadingNumber(s);
+            default -> 0;
+        };
+    }
+
+    /** SQLite reads the longest numeric prefix of text and 0 when there is none. */
+    private static double leadingNumber(String s) {
+        String t = s.strip();
+        for (int end = t.length(); end > 0; end--) {
+            try {
+                return Double.parseDouble(t.substring(0, end));
+            } catch (NumberFormatException e) {
+                // try a shorter prefix
+            }
+        }
+        return 0;
+    }
+
+    @Override
+    String textValue(int column) {
+        return switch (current[column]) {
+            case null -> null;
+            case byte[] b -> new String(b, StandardCharsets.UTF_8);
+            case Object o -> o.toString();
+        };
+    }
+
+    @Override
+    byte[] blobValue(int column) {
+        return switch (current[column]) {
+            case null -> null;
+            case byte[] b -> b.clone();
+            case Object o -> o.toString().getBytes(StandardCharsets.UTF_8);
+        };
+    }
+
+    @Override
+    public ResultSetMetaData getMetaData() throws SQLException {
+        checkOpen();
+        return JdbcResultSetMetaData.of(labels, jdbcTypes);
+    }
+}

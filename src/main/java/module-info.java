@@ -1,0 +1,8 @@
+/** Panlite: a JDBC driver for SQLite on the foreign-function and memory API. */
+module dev.panlite {
+    requires transitive java.sql;
+
+    exports dev.panlite;
+
+    provides java.sql.Driver with dev.panlite.Driver;
+}
