@@ -137,16 +137,17 @@ public final class Database {
                 return hit;
             }
         }
-        return prepareNew(sql, cache != null);
+        return prepareNew(sql, cache != null, cache != null ? Sqlite.PREPARE_PERSISTENT : 0);
     }
 
+    /** A statement kept for the connection's lifetime (transaction control), outside the user cache. */
     Stmt preparePersistent(String sql) throws SQLException {
-        return prepareNew(sql, false);
+        return prepareNew(sql, false, Sqlite.PREPARE_PERSISTENT);
     }
 
-    private Stmt prepareNew(String sql, boolean cacheable) throws SQLException {
+    private Stmt prepareNew(String sql, boolean cacheable, int flags) throws SQLException {
         byte[] utf8 = sql.getBytes(StandardCharsets.UTF_8);
-        int rc = scratch.prepare(db, utf8, 0, utf8.length, Sqlite.PREPARE_PERSISTENT);
+        int rc = scratch.prepare(db, utf8, 0, utf8.length, flags);
         if (rc != Sqlite.OK) {
             throw error(rc, sql, ResultCodes.Phase.PREPARE);
         }

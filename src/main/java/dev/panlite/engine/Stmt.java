@@ -14,7 +14,7 @@ public final class Stmt {
     final int sqlHash;
     final boolean cacheable;
     long handle;
-    private final int columnCount;
+    private int columnCount;
     private final int parameterCount;
     private final Bindings bindings; // what is bound now, so a batch can replay it
     private boolean stepped; // stepped since the last reset: reset has work to do
@@ -44,6 +44,14 @@ public final class Stmt {
 
     public int columnCount() {
         return columnCount;
+    }
+
+    /**
+     * Reads the column count again: after a schema change (ALTER TABLE, DROP + CREATE) SQLite
+     * re-prepares the statement on its next step, and a {@code SELECT *} may have a new shape.
+     */
+    public void refreshColumnCount() {
+        columnCount = Sqlite.columnCount(handle);
     }
 
     public int parameterCount() {

@@ -86,6 +86,7 @@ public final class JdbcPreparedStatement extends JdbcStatement implements Prepar
         if (rc != Sqlite.ROW && rc != Sqlite.DONE) {
             throw failed(rc);
         }
+        stmt.refreshColumnCount(); // the first step re-prepared it if the schema changed
         result = new StmtResultSet(this, stmt, rc, false, maxRows);
     }
 
@@ -226,6 +227,11 @@ public final class JdbcPreparedStatement extends JdbcStatement implements Prepar
             generatedKeyLabel = keyLabel;
         }
         return super.getGeneratedKeys();
+    }
+
+    /** The sqlite3_stmt* this statement holds (tests of the statement cache compare handles). */
+    long stmtHandle() {
+        return stmt.handle();
     }
 
     @Override
