@@ -31,6 +31,8 @@ public final class Database {
     private long db;
     private volatile boolean closed;
     private boolean autoCommit = true;
+    private long transactionNumber; // counts transactions the driver began: savepoints belong to one
+    private boolean readOnly; // JDBC read-only (query_only): see setReadOnly
 
     // query timeouts: which execution may still be interrupted, and whether the last interrupt was a timeout
     private long executionCounter;
@@ -290,8 +292,27 @@ public final class Database {
      */
     public void beforeExecute() throws SQLException {
         if (!autoCommit && Sqlite.getAutocommit(db)) {
-            tx.begin();
+            transactionNumber++;
+            if (readOnly || config.readOnlyOpen()) {
+                tx.beginReadOnly();
+            } else {
+                tx.begin();
+            }
         }
+    }
+
+    /**
+     * JDBC setReadOnly (the caller also sets PRAGMA query_only): a read-only connection's
+     * transactions begin DEFERRED whatever transaction_mode says, since IMMEDIATE and EXCLUSIVE
+     * take the write lock, which query_only and a read-only file refuse (SQLITE_READONLY). Lock held.
+     */
+    public void setReadOnly(boolean on) {
+        readOnly = on;
+    }
+
+    /** Which transaction the driver began last; a savepoint set in an earlier one is gone. */
+    public long transactionNumber() {
+        return transactionNumber;
     }
 
     /** JDBC setAutoCommit: switching it on inside a transaction commits. Lock held. */

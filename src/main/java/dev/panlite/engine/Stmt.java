@@ -15,8 +15,8 @@ public final class Stmt {
     final boolean cacheable;
     long handle;
     private int columnCount;
-    private final int parameterCount;
-    private final Bindings bindings; // what is bound now, so a batch can replay it
+    private int parameterCount = -1; // asked of SQLite on first use: plain Statement.execute never needs it
+    private Bindings bindings; // what is bound now, so a batch can replay it; made at the first bind
     private boolean stepped; // stepped since the last reset: reset has work to do
 
     Stmt(Database db, long handle, String sql, boolean cacheable) {
@@ -26,8 +26,6 @@ public final class Stmt {
         this.sqlHash = sql.hashCode();
         this.cacheable = cacheable;
         this.columnCount = Sqlite.columnCount(handle);
-        this.parameterCount = Sqlite.bindParameterCount(handle);
-        this.bindings = new Bindings(parameterCount);
     }
 
     public Database database() {
@@ -55,7 +53,17 @@ public final class Stmt {
     }
 
     public int parameterCount() {
+        if (parameterCount < 0) {
+            parameterCount = Sqlite.bindParameterCount(handle);
+        }
         return parameterCount;
+    }
+
+    private Bindings bindings() {
+        if (bindings == null) {
+            bindings = new Bindings(parameterCount());
+        }
+        return bindings;
     }
 
     /** True when the statement makes no direct change to the database file. */
@@ -83,7 +91,9 @@ public final class Stmt {
      * native helper, and only clear_bindings when it was not stepped since the last reset.
      */
     public int resetAndClear() {
-        bindings.clear();
+        if (bindings != null) {
+            bindings.clear();
+        }
         if (!stepped) {
             return Sqlite.clearBindings(handle);
         }
@@ -93,45 +103,47 @@ public final class Stmt {
 
     /** Unbinds every parameter (NULL), leaving execution state alone. */
     public void clearBindings() {
-        bindings.clear();
+        if (bindings != null) {
+            bindings.clear();
+        }
         Sqlite.clearBindings(handle);
     }
 
     // --- binding (1-based indexes, as SQLite and JDBC count); each value is also recorded
 
     public int bindNull(int index) {
-        bindings.setNull(index);
+        bindings().setNull(index);
         return Sqlite.bindNull(handle, index);
     }
 
     public int bindInt(int index, int value) {
-        bindings.setLong(index, value);
+        bindings().setLong(index, value);
         return Sqlite.bindInt(handle, index, value);
     }
 
     public int bindLong(int index, long value) {
-        bindings.setLong(index, value);
+        bindings().setLong(index, value);
         return Sqlite.bindLong(handle, index, value);
     }
 
     public int bindDouble(int index, double value) {
-        bindings.setDouble(index, value);
+        bindings().setDouble(index, value);
         return Sqlite.bindDouble(handle, index, value);
     }
 
     public int bindText(int index, byte[] utf8) {
-        bindings.setText(index, utf8);
+        bindings().setText(index, utf8);
         return Sqlite.bindText(handle, index, utf8, utf8.length);
     }
 
     public int bindBlob(int index, byte[] bytes) {
-        bindings.setBlob(index, bytes);
+        bindings().setBlob(index, bytes);
         return Sqlite.bindBlob(handle, index, bytes, bytes.length);
     }
 
     /** A copy of what is bound now (for addBatch). */
     public Bindings snapshot() {
-        return bindings.copy();
+        return bindings().copy();
     }
 
     /** Binds every value of {@code recorded}; returns the first failing code, or OK. */

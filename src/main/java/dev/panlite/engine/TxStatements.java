@@ -14,6 +14,7 @@ final class TxStatements {
     private final String beginSql;
     private final boolean cached;
     private Stmt begin;
+    private Stmt beginReadOnly;
     private Stmt commit;
     private Stmt rollback;
 
@@ -32,6 +33,18 @@ final class TxStatements {
             begin = db.preparePersistent(beginSql);
         }
         run(begin);
+    }
+
+    /** Plain (deferred) BEGIN, for read-only connections whatever the transaction mode. */
+    void beginReadOnly() throws SQLException {
+        if (!cached) {
+            db.execute("BEGIN");
+            return;
+        }
+        if (beginReadOnly == null) {
+            beginReadOnly = db.preparePersistent("BEGIN");
+        }
+        run(beginReadOnly);
     }
 
     void commit() throws SQLException {
@@ -66,11 +79,11 @@ final class TxStatements {
     }
 
     void close() {
-        for (Stmt s : new Stmt[] {begin, commit, rollback}) {
+        for (Stmt s : new Stmt[] {begin, beginReadOnly, commit, rollback}) {
             if (s != null) {
                 s.finalizeNow();
             }
         }
-        begin = commit = rollback = null;
+        begin = beginReadOnly = commit = rollback = null;
     }
 }

@@ -501,7 +501,7 @@ abstract class AbstractResultSet implements ResultSet {
             if (text != null) {
                 wasNull = false;
                 try {
-                    return Timestamp.valueOf(Dates.localDateTimeFromText(text));
+                    return Dates.timestampFromText(text);
                 } catch (SQLException notIso) {
                     // fall through to the other accepted forms (configured format, epoch numbers)
                 }
@@ -958,7 +958,7 @@ abstract class AbstractResultSet implements ResultSet {
     @Override
     public int getHoldability() throws SQLException {
         checkOpen();
-        return CLOSE_CURSORS_AT_COMMIT;
+        return statement != null ? statement.holdability : HOLD_CURSORS_OVER_COMMIT;
     }
 
     @Override

@@ -53,8 +53,11 @@ final class Dates {
             .optionalStart().appendFraction(ChronoField.NANO_OF_SECOND, 0, 9, true).optionalEnd()
             .toFormatter();
 
-    static final DateTimeFormatter LOCAL_DATE_TIME_TEXT = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS");
-    static final DateTimeFormatter LOCAL_TIME_TEXT = DateTimeFormatter.ofPattern("HH:mm:ss.SSS");
+    // milliseconds at least (the incumbent's text); more digits only when the value has them (SQLite reads any number)
+    static final DateTimeFormatter LOCAL_DATE_TIME_TEXT = new DateTimeFormatterBuilder()
+            .appendPattern("yyyy-MM-dd HH:mm:ss").appendFraction(ChronoField.NANO_OF_SECOND, 3, 9, true).toFormatter();
+    static final DateTimeFormatter LOCAL_TIME_TEXT = new DateTimeFormatterBuilder()
+            .appendPattern("HH:mm:ss").appendFraction(ChronoField.NANO_OF_SECOND, 3, 9, true).toFormatter();
 
     private final DateClass dateClass;
     private final long millisPerUnit;
@@ -157,6 +160,22 @@ final class Dates {
                 throw Errors.conversion("Cannot read '" + abbreviate(s) + "' as a date-time");
             }
         }
+    }
+
+    /** A Timestamp from text: an explicit offset fixes the instant; without one, the local date-time. Full fraction. */
+    static Timestamp timestampFromText(String text) throws SQLException {
+        TemporalAccessor parsed;
+        try {
+            parsed = FLEXIBLE.parseBest(text.strip(), OffsetDateTime::from, LocalDateTime::from, LocalDate::from);
+        } catch (DateTimeParseException notIso) {
+            return Timestamp.valueOf(localDateTimeFromText(text)); // a bare time of day, or throws
+        }
+        return switch (parsed) {
+            case OffsetDateTime odt -> Timestamp.from(odt.toInstant());
+            case LocalDateTime ldt -> Timestamp.valueOf(ldt);
+            case LocalDate d -> Timestamp.valueOf(d.atStartOfDay());
+            default -> Timestamp.valueOf(localDateTimeFromText(text));
+        };
     }
 
     static OffsetDateTime offsetDateTimeFromText(String text) throws SQLException {

@@ -12,6 +12,11 @@ final class Errors {
         return new SQLNonTransientException("The " + what + " is closed", "HY010");
     }
 
+    /** 08003 "connection does not exist": class 08 is what pools (HikariCP) and PooledConnection events read as a dead connection. */
+    static SQLException connectionClosed() {
+        return new java.sql.SQLNonTransientConnectionException("The connection is closed", "08003");
+    }
+
     static SQLException badArgument(String message) {
         return new SQLNonTransientException(message, "HY024");
     }

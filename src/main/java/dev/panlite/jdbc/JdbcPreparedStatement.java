@@ -47,8 +47,8 @@ public final class JdbcPreparedStatement extends JdbcStatement implements Prepar
     private final String keyLabel; // non-null when generated keys were asked for
     private List<Bindings> batchRows;
 
-    JdbcPreparedStatement(JdbcConnection connection, Stmt stmt, String keyLabel) {
-        super(connection);
+    JdbcPreparedStatement(JdbcConnection connection, Stmt stmt, String keyLabel, int holdability) {
+        super(connection, holdability);
         this.stmt = stmt;
         this.keyLabel = keyLabel;
     }
@@ -291,6 +291,15 @@ public final class JdbcPreparedStatement extends JdbcStatement implements Prepar
         if (index < 1 || index > stmt.parameterCount()) {
             unlock();
             throw Errors.badIndex("Parameter index " + index + " is out of range 1.." + stmt.parameterCount());
+        }
+        if (result != null) {
+            // SQLite cannot bind while its statement is stepping (SQLITE_MISUSE): end the open read first
+            try {
+                closeResult();
+            } catch (SQLException | RuntimeException e) {
+                unlock();
+                throw e;
+            }
         }
     }
 

@@ -8,11 +8,13 @@ final class JdbcSavepoint implements Savepoint {
     private final int id;
     private final String name; // null for an unnamed savepoint
     final JdbcConnection owner;
+    final long transaction; // Database.transactionNumber() when set: valid only inside that transaction
 
-    JdbcSavepoint(JdbcConnection owner, int id, String name) {
+    JdbcSavepoint(JdbcConnection owner, int id, String name, long transaction) {
         this.owner = owner;
         this.id = id;
         this.name = name;
+        this.transaction = transaction;
     }
 
     /** The identifier used in SQL, quoted so any user-supplied name is safe. */

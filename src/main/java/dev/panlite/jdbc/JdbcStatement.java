@@ -43,9 +43,12 @@ public class JdbcStatement implements Statement {
     String generatedKeyLabel;
     long[] generatedKeys = new long[0];
 
-    JdbcStatement(JdbcConnection connection) {
+    final int holdability; // CLOSE_CURSORS_AT_COMMIT: the connection closes the result set at commit/rollback
+
+    JdbcStatement(JdbcConnection connection, int holdability) {
         this.connection = connection;
         this.db = connection.db;
+        this.holdability = holdability;
     }
 
     /** Takes the connection lock and checks both the connection and this statement are open. */
@@ -126,10 +129,24 @@ public class JdbcStatement implements Statement {
         return false;
     }
 
+    /** True when a statement follows {@code offset}: not only whitespace, semicolons and comments. */
     private static boolean hasMore(byte[] utf8, int offset) {
-        for (int i = offset; i < utf8.length; i++) {
+        int i = offset;
+        while (i < utf8.length) {
             byte b = utf8[i];
-            if (b != ' ' && b != '\n' && b != '\r' && b != '\t' && b != ';') {
+            if (b == ' ' || b == '\n' || b == '\r' || b == '\t' || b == '\f' || b == ';') {
+                i++;
+            } else if (b == '-' && i + 1 < utf8.length && utf8[i + 1] == '-') {
+                while (i < utf8.length && utf8[i] != '\n') {
+                    i++;
+                }
+            } else if (b == '/' && i + 1 < utf8.length && utf8[i + 1] == '*') {
+                int end = i + 2;
+                while (end + 1 < utf8.length && !(utf8[end] == '*' && utf8[end + 1] == '/')) {
+                    end++;
+                }
+                i = end + 2; // past "*/", or past the end of an unclosed comment
+            } else {
                 return true;
             }
         }
@@ -507,7 +524,7 @@ public class JdbcStatement implements Statement {
             throw Errors.closed("statement");
         }
         if (db.isClosed()) {
-            throw Errors.closed("connection");
+            throw Errors.connectionClosed();
         }
     }
 
@@ -635,7 +652,7 @@ public class JdbcStatement implements Statement {
     @Override
     public int getResultSetHoldability() throws SQLException {
         checkOpen();
-        return connection.getHoldability();
+        return holdability;
     }
 
     @Override

@@ -24,7 +24,15 @@ final class ValuesResultSet extends AbstractResultSet {
 
     @Override
     void enter() throws SQLException {
-        // nothing native to guard
+        // nothing native to guard; but it closes with its statement (and so with the connection)
+        if (!closed && statement != null && statement.isClosed()) {
+            throw Errors.closed("result set");
+        }
+    }
+
+    @Override
+    public boolean isClosed() {
+        return closed || (statement != null && statement.isClosed());
     }
 
     @Override

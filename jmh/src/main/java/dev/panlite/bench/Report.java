@@ -25,7 +25,7 @@ import java.util.Properties;
 public final class Report {
 
     /** One JMH result: a benchmark method under one param combination. */
-    record Result(String group, String workload, String driver, double score, double error, String unit, double bytesPerOp) {}
+    record Result(String group, String method, String params, String workload, String driver, double score, double error, String unit, double bytesPerOp) {}
 
     /** Table order of the benchmark classes; JMH runs them alphabetically. Unknown classes go last. */
     static final List<String> GROUP_ORDER = List.of("ReadBench", "StmtCacheBench", "PooledBench", "WriteBench");
@@ -96,14 +96,21 @@ public final class Report {
         if (mode == null) mode = env.getProperty("mode", "?");
         if (jdk != null) env.setProperty("jdk", jdk);
 
+        List<Result> others = new ArrayList<>();
+        for (Result r : results) if (r.driver == null) others.add(r);
+        results.removeAll(others);
         List<Row> rows = rows(results);
         String title = "Panlite vs xerial sqlite-jdbc — " + dir.getFileName();
 
         System.out.println();
         System.out.println(title);
         System.out.println(console(rows));
+        if (!others.isEmpty()) {
+            System.out.println("Other benchmarks (no driver param):");
+            System.out.println(consoleOthers(others));
+        }
 
-        String md = markdown(title, mode, env, rows, raw);
+        String md = markdown(title, mode, env, rows, others, raw);
         String svg = svg(rows, dir.getFileName() + " · " + env.getProperty("cpu", "") + " · " + env.getProperty("cores", "?")
                 + " cores · " + mode);
         Files.writeString(dir.resolve("results.md"), md, StandardCharsets.UTF_8);
@@ -123,12 +130,17 @@ public final class Report {
         String cls = bench.substring(0, Math.max(0, bench.lastIndexOf('.')));
         String group = cls.substring(cls.lastIndexOf('.') + 1);
         StringBuilder workload = new StringBuilder(method);
-        String driver = "?";
+        List<String> other = new ArrayList<>();
+        String driver = null; // no driver param: an experiment benchmark, listed apart
         Object params = m.get("params");
         if (params instanceof Map<?, ?> p) {
             for (Map.Entry<?, ?> e : p.entrySet()) {
-                if (e.getKey().equals("driver")) driver = str(e.getValue());
-                else workload.append('/').append(e.getValue());
+                if (e.getKey().equals("driver")) {
+                    driver = str(e.getValue());
+                } else {
+                    workload.append('/').append(e.getValue());
+                    other.add(e.getKey() + "=" + e.getValue());
+                }
             }
         }
         Map<?, ?> primary = (Map<?, ?>) m.get("primaryMetric");
@@ -137,7 +149,7 @@ public final class Report {
         if (secondary instanceof Map<?, ?> s && s.get("gc.alloc.rate.norm") instanceof Map<?, ?> norm) {
             bytes = num(norm.get("score"));
         }
-        return new Result(group, workload.toString(), driver, num(primary.get("score")), num(primary.get("scoreError")),
+        return new Result(group, method, String.join(", ", other), workload.toString(), driver, num(primary.get("score")), num(primary.get("scoreError")),
                 str(primary.get("scoreUnit")), bytes);
     }
 
@@ -198,7 +210,21 @@ public final class Report {
         return b.toString();
     }
 
-    static String markdown(String title, String mode, Properties env, List<Row> rows, List<?> raw) {
+    static String consoleOthers(List<Result> others) {
+        StringBuilder b = new StringBuilder();
+        int w = 0;
+        for (Result r : others) w = Math.max(w, label(r).length());
+        for (Result r : others) {
+            b.append(String.format("%-" + w + "s  %22s  %12s B/op%n", label(r), time(r), bytes(r)));
+        }
+        return b.toString();
+    }
+
+    private static String label(Result r) {
+        return r.group + "." + r.method + (r.params.isEmpty() ? "" : " (" + r.params + ")");
+    }
+
+    static String markdown(String title, String mode, Properties env, List<Row> rows, List<Result> others, List<?> raw) {
         StringBuilder b = new StringBuilder();
         b.append("# ").append(title).append("\n\n");
         b.append("Mode: **").append(mode).append("**");
@@ -231,6 +257,14 @@ public final class Report {
             b.append("| ").append(String.join(" | ", c)).append(" |\n");
         }
         b.append("\n![Panlite / xerial time ratios](ratios.svg)\n\n");
+        if (!others.isEmpty()) {
+            b.append("### Other benchmarks (no driver param)\n\n| benchmark | params | time | B/op |\n|---|---|---:|---:|\n");
+            for (Result r : others) {
+                b.append("| ").append(r.group).append('.').append(r.method).append(" | ").append(r.params).append(" | ")
+                        .append(time(r)).append(" | ").append(bytes(r)).append(" |\n");
+            }
+            b.append('\n');
+        }
         b.append("Variants: `nocache` = `stmt_cache_size=0`; `nohelper` = `-Dpanlite.helper=false` (pure-Java fallback for the fused "
                 + "native calls); `uncachedtx` = `cache_tx_statements=false`.\n\n");
         b.append("SQLite's own cost is the floor: Panlite may run on a different SQLite than the one xerial bundles. "

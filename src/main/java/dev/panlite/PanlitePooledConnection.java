@@ -1,0 +1,177 @@
+package dev.panlite;
+
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.SQLNonTransientConnectionException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import javax.sql.ConnectionEvent;
+import javax.sql.ConnectionEventListener;
+import javax.sql.PooledConnection;
+import javax.sql.StatementEventListener;
+
+/**
+ * One physical connection handed out by {@link PanliteConnectionPoolDataSource}. Each
+ * {@link #getConnection()} returns a logical handle (a {@link Proxy} over the physical connection):
+ * its {@code close()} rolls back an open transaction (auto-commit on again), closes the statements made through it and
+ * sends {@code connectionClosed} instead of closing the physical connection; an
+ * {@link SQLException} whose SQLState is of class 08 (connection exception) sends
+ * {@code connectionErrorOccurred}, after which the pool should {@link #close()} this object.
+ *
+ * <p>Statement event listeners are accepted but get no events: the driver keeps its own
+ * per-connection statement cache, so a pool has no statements to pool.
+ */
+final class PanlitePooledConnection implements PooledConnection {
+    private final Connection physical;
+    private final List<ConnectionEventListener> listeners = new CopyOnWriteArrayList<>();
+    private final List<StatementEventListener> statementListeners = new CopyOnWriteArrayList<>();
+    private Handle current; // the open logical handle, if any
+
+    PanlitePooledConnection(Connection physical) {
+        this.physical = physical;
+    }
+
+    /** A new logical handle; one still open from before is closed first (without an event), as JDBC asks. */
+    @Override
+    public synchronized Connection getConnection() throws SQLException {
+        if (physical.isClosed()) {
+            throw new SQLNonTransientConnectionException("The pooled connection is closed", "08003");
+        }
+        if (current != null) {
+            current.closeHandle();
+        }
+        current = new Handle();
+        return (Connection) Proxy.newProxyInstance(PanlitePooledConnection.class.getClassLoader(),
+                new Class<?>[] {PanliteConnection.class}, current);
+    }
+
+    /** Closes the physical connection (and an open logical handle, without an event). */
+    @Override
+    public synchronized void close() throws SQLException {
+        try {
+            if (current != null) {
+                current.closeHandle();
+                current = null;
+            }
+        } finally {
+            physical.close();
+        }
+    }
+
+    @Override
+    public void addConnectionEventListener(ConnectionEventListener listener) {
+        listeners.add(listener);
+    }
+
+    @Override
+    public void removeConnectionEventListener(ConnectionEventListener listener) {
+        listeners.remove(listener);
+    }
+
+    @Override
+    public void addStatementEventListener(StatementEventListener listener) {
+        statementListeners.add(listener);
+    }
+
+    @Override
+    public void removeStatementEventListener(StatementEventListener listener) {
+        statementListeners.remove(listener);
+    }
+
+    /** The logical connection: forwards to the physical one until closed. */
+    private final class Handle implements InvocationHandler {
+        private final List<Statement> statements = new ArrayList<>();
+        private volatile boolean closed;
+
+        @Override
+        public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
+            switch (method.getName()) {
+                case "equals":
+                    return proxy == args[0];
+                case "hashCode":
+                    return System.identityHashCode(proxy);
+                case "toString":
+                    return "Panlite logical connection " + Integer.toHexString(System.identityHashCode(proxy))
+                            + (closed ? " (closed)" : " on " + physical);
+                case "isClosed":
+                    return closed || physical.isClosed();
+                case "isValid":
+                    if (closed) {
+                        return false;
+                    }
+                    break;
+                case "close":
+                    if (!closed) {
+                        try {
+                            closeHandle();
+                        } finally {
+                            fire(null);
+                        }
+                    }
+                    return null;
+                default:
+                    if (closed) {
+                        throw new SQLNonTransientConnectionException("The connection is closed", "08003");
+                    }
+            }
+            try {
+                Object result = method.invoke(physical, args);
+                if (result instanceof Statement s) {
+                    track(s);
+                }
+                return result;
+            } catch (InvocationTargetException e) {
+                Throwable cause = e.getCause();
+                if (cause instanceof SQLException sql && sql.getSQLState() != null
+                        && sql.getSQLState().startsWith("08")) {
+                    fire(sql);
+                }
+                throw cause;
+            }
+        }
+
+        private void track(Statement s) throws SQLException {
+            synchronized (statements) {
+                for (Iterator<Statement> it = statements.iterator(); it.hasNext(); ) {
+                    if (it.next().isClosed()) {
+                        it.remove(); // so a long-lived handle does not keep every statement it made
+                    }
+                }
+                statements.add(s);
+            }
+        }
+
+        /** Ends this handle's use of the physical connection: its statements and its transaction. */
+        void closeHandle() throws SQLException {
+            closed = true;
+            synchronized (statements) {
+                for (Statement s : statements) {
+                    s.close();
+                }
+                statements.clear();
+            }
+            if (!physical.isClosed() && !physical.getAutoCommit()) {
+                physical.rollback();
+                physical.setAutoCommit(true); // the next handle starts as a new connection would
+            }
+        }
+    }
+
+    private void fire(SQLException error) {
+        ConnectionEvent event = new ConnectionEvent(this, error);
+        for (ConnectionEventListener l : listeners) {
+            if (error == null) {
+                l.connectionClosed(event);
+            } else {
+                l.connectionErrorOccurred(event);
+            }
+        }
+    }
+}

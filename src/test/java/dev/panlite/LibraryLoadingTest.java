@@ -1,0 +1,145 @@
+package dev.panlite;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.panlite.ffi.SqliteLibrary;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The SQLite library is chosen once per process ({@value SqliteLibrary#LIBRARY_PROPERTY}), so each
+ * case runs {@link LibraryLoadingChild} in a child JVM.
+ */
+@EnabledOnOs(OS.LINUX)
+class LibraryLoadingTest {
+    @TempDir
+    Path dir;
+
+    /** Runs the child with {@code -Dpanlite.sqlite.library=library}; its report as a map. */
+    static Map<String, String> runChild(String library) throws IOException, InterruptedException {
+        String java = ProcessHandle.current().info().command().orElseThrow(() -> new AssertionError("no java command"));
+        List<String> command = new ArrayList<>();
+        command.add(java);
+        command.add("--enable-native-access=ALL-UNNAMED");
+        command.add("-D" + SqliteLibrary.LIBRARY_PROPERTY + "=" + library);
+        String helper = System.getProperty("panlite.helper");
+        if (helper != null) {
+            command.add("-Dpanlite.helper=" + helper); // the same helper mode as this run
+        }
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add(LibraryLoadingChild.class.getName());
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        byte[] out = p.getInputStream().readAllBytes();
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "child JVM did not finish");
+        String text = new String(out, StandardCharsets.UTF_8);
+        assertEquals(0, p.exitValue(), () -> "child JVM failed:\n" + text);
+        Map<String, String> report = new LinkedHashMap<>();
+        for (String line : text.split("\n")) {
+            int eq = line.indexOf('=');
+            if (eq > 0 && line.substring(0, eq).matches("[A-Za-z]+")) {
+                report.put(line.substring(0, eq), line.substring(eq + 1).replace("\\n", "\n"));
+            }
+        }
+        report.put("(output)", text);
+        return report;
+    }
+
+    @Test
+    void missingLibrarySaysWhatToInstallAndWhichProperty() throws Exception {
+        Map<String, String> r = runChild("/nonexistent/libsqlite3.so");
+        assertNull(r.get("version"), () -> "connected without a library: " + r);
+        assertNull(r.get("unexpected"), () -> "not an SQLException: " + r);
+        assertNotNull(r.get("exception"), () -> "no SQLException: " + r);
+        String message = r.get("message");
+        assertTrue(message.contains(SqliteLibrary.LIBRARY_PROPERTY), "property not named: " + message);
+        assertTrue(message.contains("/nonexistent/libsqlite3.so"), "the tried path not named: " + message);
+        assertTrue(message.toLowerCase().contains("install"), "nothing to install named: " + message);
+        assertTrue(message.contains("libsqlite3"), "no package named: " + message);
+        assertEquals("08001", r.get("sqlState"), r::toString);
+    }
+
+    @Test
+    void notAnSqliteLibrary() throws Exception {
+        Path fake = dir.resolve("libsqlite3.so");
+        Files.writeString(fake, "not a shared object");
+        Map<String, String> r = runChild(fake.toString());
+        assertNull(r.get("unexpected"), () -> "not an SQLException: " + r);
+        assertNotNull(r.get("exception"), () -> "no SQLException: " + r);
+        assertTrue(r.get("message").contains(SqliteLibrary.LIBRARY_PROPERTY), r::toString);
+        assertTrue(r.get("message").contains(fake.toString()), r::toString);
+    }
+
+    @Test
+    void aCopyOfTheRealLibraryIsUsed() throws Exception {
+        Path system = systemLibrary();
+        assumeTrue(system != null, "no system libsqlite3 found");
+        Path copy = dir.resolve("copy").resolve("libsqlite3-copy.so");
+        Files.createDirectories(copy.getParent());
+        Files.copy(system, copy);
+        Map<String, String> r = runChild(copy.toString());
+        assertNull(r.get("exception"), () -> "the copy did not load: " + r);
+        assertNull(r.get("unexpected"), r::toString);
+        String version = r.get("version");
+        assertNotNull(version, r::toString);
+        assertTrue(version.matches("3\\.\\d+\\.\\d+.*"), version);
+        assertEquals(copy.toString(), r.get("loadedFrom"), r::toString);
+        assertEquals("true", r.get("chosenMapped"), () -> "the copy is not mapped in the child: " + r);
+    }
+
+    /** libsqlite3.so.0 as ldconfig knows it, or the usual Debian path. */
+    static Path systemLibrary() throws IOException, InterruptedException {
+        try {
+            Process p = new ProcessBuilder("ldconfig", "-p").redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            p.waitFor(30, TimeUnit.SECONDS);
+            for (String line : out.split("\n")) {
+                if (line.contains("libsqlite3.so.0") && line.contains("x86-64") == isX64() && line.contains("=>")) {
+                    Path path = Path.of(line.substring(line.indexOf("=>") + 2).trim());
+                    if (Files.isReadable(path)) {
+                        return path.toRealPath();
+                    }
+                }
+            }
+        } catch (IOException notThere) {
+            // fall through to the usual paths
+        }
+        for (String candidate : List.of("/usr/lib/x86_64-linux-gnu/libsqlite3.so.0", "/lib/x86_64-linux-gnu/libsqlite3.so.0",
+                "/usr/lib/aarch64-linux-gnu/libsqlite3.so.0", "/usr/lib64/libsqlite3.so.0", "/usr/lib/libsqlite3.so.0")) {
+            Path path = Path.of(candidate);
+            if (Files.isReadable(path)) {
+                return path.toRealPath();
+            }
+        }
+        return null;
+    }
+
+    private static boolean isX64() {
+        String arch = System.getProperty("os.arch");
+        return arch.equals("amd64") || arch.equals("x86_64");
+    }
+
+    @Test
+    void theTestProcessLoadedALibrary() {
+        // the parent itself runs on the default search: it must have found one
+        assertNull(SqliteLibrary.loadError(), SqliteLibrary::loadError);
+        assertNotNull(SqliteLibrary.loadedFrom());
+        assertFalse(SqliteLibrary.loadedFrom().isBlank());
+    }
+}
