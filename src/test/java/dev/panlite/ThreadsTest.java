@@ -31,6 +31,8 @@ import org.junit.jupiter.api.io.TempDir;
 class ThreadsTest {
     static final int THREADS = 8;
     static final long JOIN_MILLIS = 60_000;
+    /** No fsync per auto-commit: the tests count rows, they do not pull the plug. */
+    static final String FAST = "synchronous=OFF";
 
     @TempDir
     Path dir;
@@ -90,7 +92,7 @@ class ThreadsTest {
 
     @Test
     void hammeredConnectionClosedMidway() throws Exception {
-        Connection c = TestDb.open(dir);
+        Connection c = TestDb.open(dir, FAST);
         TestDb.exec(c, "CREATE TABLE t(id INTEGER PRIMARY KEY, v TEXT, n INTEGER)");
         Queue<Throwable> errors = new ConcurrentLinkedQueue<>();
         AtomicInteger done = new AtomicInteger();
@@ -190,7 +192,7 @@ class ThreadsTest {
         assertTrue(done.get() >= 200, "too little work before the close: " + done.get());
         assertTrue(afterClose.get() > 0, "no thread ran into the closed connection; close was not mid-way");
         // the file is intact and holds what was committed
-        try (Connection check = TestDb.open(dir); Statement s = check.createStatement();
+        try (Connection check = TestDb.open(dir, FAST); Statement s = check.createStatement();
              ResultSet rs = s.executeQuery("PRAGMA integrity_check")) {
             assertTrue(rs.next());
             assertEquals("ok", rs.getString(1));
@@ -207,7 +209,7 @@ class ThreadsTest {
     @Test
     void ownStatementsOnASharedConnectionAddUp() throws Exception {
         int n = 200;
-        try (Connection c = TestDb.open(dir)) {
+        try (Connection c = TestDb.open(dir, FAST)) {
             TestDb.exec(c, "CREATE TABLE t(id INTEGER PRIMARY KEY, thread INTEGER, i INTEGER, UNIQUE(thread, i))");
             Queue<Throwable> errors = new ConcurrentLinkedQueue<>();
             List<Thread> threads = start(THREADS, index -> {
@@ -237,7 +239,7 @@ class ThreadsTest {
     @Test
     void oneSharedPreparedStatementAddsUp() throws Exception {
         int n = 200;
-        try (Connection c = TestDb.open(dir)) {
+        try (Connection c = TestDb.open(dir, FAST)) {
             TestDb.exec(c, "CREATE TABLE t(id INTEGER PRIMARY KEY, v INTEGER)");
             Queue<Throwable> errors = new ConcurrentLinkedQueue<>();
             try (PreparedStatement shared = c.prepareStatement("INSERT INTO t(v) VALUES (42)");
@@ -264,7 +266,7 @@ class ThreadsTest {
     void transactionsFromSeveralThreadsAddUp() throws Exception {
         // explicit transactions interleaving on one connection still leave every row committed
         int n = 100;
-        try (Connection c = TestDb.open(dir)) {
+        try (Connection c = TestDb.open(dir, FAST)) {
             TestDb.exec(c, "CREATE TABLE t(id INTEGER PRIMARY KEY, v INTEGER)");
             c.setAutoCommit(false);
             Queue<Throwable> errors = new ConcurrentLinkedQueue<>();
@@ -283,13 +285,15 @@ class ThreadsTest {
             assertTrue(errors.isEmpty(), () -> "errors: " + errors);
             c.commit();
             c.setAutoCommit(true);
-            assertEquals((long) THREADS * n, count(c));
+            try (Connection other = TestDb.open(dir, FAST)) {
+                assertEquals((long) THREADS * n, count(other), "rows committed, as another connection sees them");
+            }
         }
     }
 
     @Test
     void resultSetReadWhileAnotherThreadCloses() throws Exception {
-        Connection c = TestDb.open(dir);
+        Connection c = TestDb.open(dir, FAST);
         Statement s = c.createStatement();
         ResultSet rs = s.executeQuery(
                 "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n) SELECT x, 'row ' || x FROM n");
@@ -330,7 +334,7 @@ class ThreadsTest {
 
     @Test
     void preparedResultSetReadWhileAnotherThreadCloses() throws Exception {
-        Connection c = TestDb.open(dir);
+        Connection c = TestDb.open(dir, FAST);
         PreparedStatement ps = c.prepareStatement(
                 "WITH RECURSIVE n(x) AS (SELECT ? UNION ALL SELECT x + 1 FROM n) SELECT x, randomblob(16) FROM n");
         ps.setInt(1, 1);

@@ -43,7 +43,7 @@ class TimeoutTest {
 
     @BeforeEach
     void open() throws SQLException {
-        c = TestDb.open(dir);
+        c = TestDb.open(dir, "synchronous=OFF");
     }
 
     @AfterEach

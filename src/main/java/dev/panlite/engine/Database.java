@@ -167,7 +167,7 @@ public final class Database {
     }
 
     /** True when anything but whitespace, semicolons and comments follows {@code from}. */
-    private static boolean hasMoreSql(byte[] sql, int from) {
+    public static boolean hasMoreSql(byte[] sql, int from) {
         int i = from;
         while (i < sql.length) {
             byte b = sql[i];

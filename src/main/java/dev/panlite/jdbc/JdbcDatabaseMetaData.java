@@ -929,7 +929,7 @@ final class JdbcDatabaseMetaData implements DatabaseMetaData {
     @Override
     public boolean supportsOpenCursorsAcrossCommit() throws SQLException {
         check();
-        return false;
+        return true; // HOLD_CURSORS_OVER_COMMIT, the default holdability
     }
 
     @Override
@@ -1246,7 +1246,7 @@ final class JdbcDatabaseMetaData implements DatabaseMetaData {
     @Override
     public int getResultSetHoldability() throws SQLException {
         check();
-        return ResultSet.CLOSE_CURSORS_AT_COMMIT;
+        return ResultSet.HOLD_CURSORS_OVER_COMMIT; // SQLite keeps read cursors across COMMIT; the connection's default
     }
 
     @Override
@@ -1766,18 +1766,18 @@ final class JdbcDatabaseMetaData implements DatabaseMetaData {
     public ResultSet getTypeInfo() throws SQLException {
         check();
         List<Object[]> rows = new ArrayList<>();
-        // ordered by DATA_TYPE, then the closest mapping first
+        // ordered by DATA_TYPE, then the closest mapping first; precisions as SqlTypes reports them for columns
         rows.add(typeRow("TINYINT", Types.TINYINT, 3, null, false, false));
         rows.add(typeRow("BIGINT", Types.BIGINT, 19, null, false, false));
         rows.add(typeRow("NULL", Types.NULL, 0, null, false, false));
         rows.add(typeRow("CHAR", Types.CHAR, MAX_LENGTH, "length", true, false));
         rows.add(typeRow("NUMERIC", Types.NUMERIC, 15, "precision,scale", false, false));
         rows.add(typeRow("DECIMAL", Types.DECIMAL, 15, "precision,scale", false, false));
-        rows.add(typeRow("INTEGER", Types.INTEGER, 19, null, false, true));
+        rows.add(typeRow("INTEGER", Types.INTEGER, 10, null, false, true));
         rows.add(typeRow("SMALLINT", Types.SMALLINT, 5, null, false, false));
-        rows.add(typeRow("FLOAT", Types.FLOAT, 15, null, false, false));
-        rows.add(typeRow("REAL", Types.REAL, 15, null, false, false));
-        rows.add(typeRow("DOUBLE", Types.DOUBLE, 15, null, false, false));
+        rows.add(typeRow("FLOAT", Types.FLOAT, 17, null, false, false));
+        rows.add(typeRow("REAL", Types.REAL, 9, null, false, false));
+        rows.add(typeRow("DOUBLE", Types.DOUBLE, 17, null, false, false));
         rows.add(typeRow("TEXT", Types.VARCHAR, MAX_LENGTH, null, true, false));
         rows.add(typeRow("VARCHAR", Types.VARCHAR, MAX_LENGTH, "length", true, false));
         rows.add(typeRow("BOOLEAN", Types.BOOLEAN, 1, null, false, false));

@@ -115,7 +115,7 @@ public class JdbcStatement implements Statement {
         }
         if (executed.query() != null) {
             result = new StmtResultSet(this, executed.query(), executed.firstStep(), true, maxRows);
-            if (hasMore(utf8, executed.tailOffset())) {
+            if (Database.hasMoreSql(utf8, executed.tailOffset())) {
                 pendingSql = sql;
                 pendingUtf8 = utf8;
                 pendingOffset = executed.tailOffset();
@@ -125,30 +125,6 @@ public class JdbcStatement implements Statement {
         updateCount = db.totalChanges() != changesBefore ? db.changes() : 0;
         if (generatedKeyLabel != null && updateCount > 0) {
             generatedKeys = new long[] {db.lastInsertRowid()};
-        }
-        return false;
-    }
-
-    /** True when a statement follows {@code offset}: not only whitespace, semicolons and comments. */
-    private static boolean hasMore(byte[] utf8, int offset) {
-        int i = offset;
-        while (i < utf8.length) {
-            byte b = utf8[i];
-            if (b == ' ' || b == '\n' || b == '\r' || b == '\t' || b == '\f' || b == ';') {
-                i++;
-            } else if (b == '-' && i + 1 < utf8.length && utf8[i + 1] == '-') {
-                while (i < utf8.length && utf8[i] != '\n') {
-                    i++;
-                }
-            } else if (b == '/' && i + 1 < utf8.length && utf8[i + 1] == '*') {
-                int end = i + 2;
-                while (end + 1 < utf8.length && !(utf8[end] == '*' && utf8[end + 1] == '/')) {
-                    end++;
-                }
-                i = end + 2; // past "*/", or past the end of an unclosed comment
-            } else {
-                return true;
-            }
         }
         return false;
     }

@@ -21,6 +21,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -284,7 +285,7 @@ class SqliteBindingsTest {
                         }
                     }
                 }
-                result.putIfAbsent(fn, new Prototype(prototype, retKind, List.copyOf(kinds), variadic,
+                result.putIfAbsent(fn, new Prototype(prototype, retKind, Collections.unmodifiableList(kinds), variadic,
                         unmapped.isEmpty() ? null : unmapped.toString()));
             }
             return new Prototypes(result);

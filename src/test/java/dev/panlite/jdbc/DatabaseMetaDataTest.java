@@ -174,6 +174,8 @@ class DatabaseMetaDataTest {
         assertTrue(md.supportsResultSetConcurrency(ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY));
         assertFalse(md.supportsResultSetConcurrency(ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_UPDATABLE));
         assertTrue(md.supportsResultSetHoldability(ResultSet.CLOSE_CURSORS_AT_COMMIT));
+        assertTrue(md.supportsResultSetHoldability(ResultSet.HOLD_CURSORS_OVER_COMMIT));
+        assertEquals(conn.getHoldability(), md.getResultSetHoldability());
         assertEquals(0, md.getMaxConnections());
         assertTrue(md.supportsAlterTableWithAddColumn());
         assertTrue(md.supportsUnion());

@@ -302,6 +302,8 @@ class DateTimeTest {
             assertEquals("29.02.2024 18:04:56", rs.getString(1));
             assertEquals(ts, rs.getTimestamp(1));
             assertEquals(ts.getTime(), rs.getDate(1).getTime());
+            assertEquals(LocalDateTime.of(2024, 2, 29, 18, 4, 56), rs.getObject(1, LocalDateTime.class));
+            assertEquals(ts.toInstant(), rs.getObject(1, Instant.class));
         }
     }
 

@@ -537,6 +537,49 @@ class PreparedStatementTest {
     }
 
     @Test
+    void parametersDoNotLeakThroughTheStatementCache() throws SQLException {
+        String sql = "INSERT INTO t(v) VALUES (?)";
+        try (PreparedStatement ps = conn.prepareStatement(sql)) {
+            ps.setString(1, "stale");
+        }
+        try (PreparedStatement ps = conn.prepareStatement(sql)) {
+            ps.executeUpdate(); // nothing bound on this statement: NULL
+        }
+        assertEquals("null", typeOf(lastId(), "v"));
+    }
+
+    @Test
+    void twoOpenStatementsWithTheSameSqlAreIndependent() throws SQLException {
+        TestDb.exec(conn, "INSERT INTO t(v) VALUES (1),(2),(3)");
+        String sql = "SELECT v FROM t WHERE v >= ? ORDER BY v";
+        try (PreparedStatement a = conn.prepareStatement(sql); PreparedStatement b = conn.prepareStatement(sql)) {
+            a.setInt(1, 1);
+            b.setInt(1, 3);
+            try (ResultSet ra = a.executeQuery(); ResultSet rb = b.executeQuery()) {
+                assertTrue(ra.next());
+                assertTrue(rb.next());
+                assertEquals(1, ra.getInt(1));
+                assertEquals(3, rb.getInt(1));
+                assertFalse(rb.next());
+                assertTrue(ra.next());
+                assertEquals(2, ra.getInt(1));
+            }
+        }
+    }
+
+    @Test
+    void preparedUpdateGeneratesNoKeys() throws SQLException {
+        TestDb.exec(conn, "INSERT INTO t(v) VALUES (1)");
+        try (PreparedStatement ps = conn.prepareStatement("UPDATE t SET v = ?", Statement.RETURN_GENERATED_KEYS)) {
+            ps.setInt(1, 2);
+            assertEquals(1, ps.executeUpdate());
+            try (ResultSet rs = ps.getGeneratedKeys()) {
+                assertFalse(rs.next(), "an UPDATE inserts no row: the earlier INSERT's rowid is not its key");
+            }
+        }
+    }
+
+    @Test
     void reExecutionAfterAnErrorWorks() throws SQLException {
         try (PreparedStatement ps = conn.prepareStatement("INSERT INTO t(u) VALUES (?)")) {
             ps.setInt(1, 1);

@@ -219,6 +219,28 @@ class StatementTest {
         }
     }
 
+    @Test
+    void executeQueryOnInsertReturningGivesTheRows() throws SQLException {
+        try (Statement s = conn.createStatement();
+                ResultSet rs = s.executeQuery("INSERT INTO t(id, x) VALUES (10, 1), (11, 2) RETURNING id")) {
+            assertEquals(List.of(10L, 11L), column(rs));
+        }
+        assertEquals(2, scalar("SELECT count(*) FROM t"));
+    }
+
+    @Test
+    void executeUpdateNeverSkipsStatementsAfterAQuery() throws SQLException {
+        try (Statement s = conn.createStatement()) {
+            try {
+                s.executeUpdate("INSERT INTO t(x) VALUES (1); SELECT 1; INSERT INTO t(x) VALUES (2)");
+                // JDBC lets executeUpdate reject text that produces a result set; if it runs it, it runs all of it
+                assertEquals(2, scalar("SELECT count(*) FROM t"), "the INSERT after the SELECT was silently skipped");
+            } catch (SQLException rejected) {
+                // acceptable: the text produces a result set
+            }
+        }
+    }
+
     // ------------------------------------------------------------------ batches
 
     @Test
@@ -309,6 +331,21 @@ class StatementTest {
             // asking once does not make the next execution return keys
             s.executeUpdate("INSERT INTO t(x) VALUES (9)", Statement.RETURN_GENERATED_KEYS);
             s.executeUpdate("INSERT INTO t(x) VALUES (10)");
+            try (ResultSet keys = s.getGeneratedKeys()) {
+                assertFalse(keys.next());
+            }
+        }
+    }
+
+    @Test
+    void anUpdateGeneratesNoKeys() throws SQLException {
+        try (Statement s = conn.createStatement()) {
+            s.executeUpdate("INSERT INTO t(x) VALUES (1)", Statement.RETURN_GENERATED_KEYS);
+            assertEquals(1, s.executeUpdate("UPDATE t SET x = 5", Statement.RETURN_GENERATED_KEYS));
+            try (ResultSet keys = s.getGeneratedKeys()) {
+                assertFalse(keys.next(), "an UPDATE inserts no row: the earlier INSERT's rowid is not its key");
+            }
+            assertEquals(1, s.executeUpdate("DELETE FROM t", Statement.RETURN_GENERATED_KEYS));
             try (ResultSet keys = s.getGeneratedKeys()) {
                 assertFalse(keys.next());
             }

@@ -1,0 +1,4 @@
+CREATE TABLE person (
+    id   INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE
+);
