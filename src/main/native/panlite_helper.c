@@ -76,7 +76,8 @@ PANLITE_EXPORT int panlite_reset_clear(sqlite3_stmt *stmt) {
  * byte offset from sql where the rest of the text starts. When no statement is a query, all run and
  * the result is DONE with *out_stmt == NULL and *out_tail == len. On an error the failing statement
  * is finalized (which keeps the error readable on db), *out_stmt == NULL, and the error code is
- * returned. Text holding only whitespace or comments prepares to a NULL statement and is skipped.
+ * returned; *out_tail is -1 when the error came from prepare (a grammar or schema error: the caller
+ * reports it as such), else where the rest of the text starts. Text holding only whitespace or comments prepares to a NULL statement and is skipped.
  */
 PANLITE_EXPORT int panlite_exec_no_args(sqlite3 *db, const char *sql, int len, sqlite3_stmt **out_stmt,
                                         int *out_tail) {
@@ -92,7 +93,7 @@ PANLITE_EXPORT int panlite_exec_no_args(sqlite3 *db, const char *sql, int len, s
                 p_finalize(stmt);
             }
             *out_stmt = NULL;
-            *out_tail = (int)(next - sql);
+            *out_tail = -1; /* failed while preparing */
             return rc;
         }
         if (!stmt) { /* only whitespace or a comment was left */

@@ -233,7 +233,7 @@ public final class Database {
         int rc = Fused.execNoArgs(scratch, db, utf8, offset, utf8.length - offset);
         long query = scratch.preparedStmt();
         if (rc != Sqlite.ROW && rc != Sqlite.DONE) {
-            throw error(rc, sqlText, ResultCodes.Phase.EXECUTE);
+            throw error(rc, sqlText, scratch.tailOffset() < 0 ? ResultCodes.Phase.PREPARE : ResultCodes.Phase.EXECUTE);
         }
         Stmt stmt = query == 0 ? null : new Stmt(this, query, sqlText, false);
         return new Executed(stmt, rc, utf8, scratch.tailOffset());

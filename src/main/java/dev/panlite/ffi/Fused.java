@@ -41,7 +41,8 @@ public final class Fused {
      * caller finalizes it) and {@code scratch.tailOffset()} where the rest of the text starts. When
      * no statement is a query, all run and the result is DONE with {@code preparedStmt() == 0}.
      * On an error the failing statement is finalized, {@code preparedStmt() == 0}, and the error
-     * code is returned with SQLite's message readable on {@code db}.
+     * code is returned with SQLite's message readable on {@code db}; {@code tailOffset()} is -1 when
+     * the error came from prepare (grammar or schema: "no such table" has no error offset to tell).
      */
     public static int execNoArgs(Scratch scratch, long db, byte[] sql, int offset, int length) {
         if (NativeHelper.ACTIVE) {
@@ -53,6 +54,7 @@ public final class Fused {
             int rc = scratch.prepare(db, sql, at, end - at, 0);
             long stmt = scratch.preparedStmt();
             if (rc != Sqlite.OK) {
+                scratch.setResult(0, -1); // failed while preparing
                 return rc;
             }
             int tail = scratch.tailOffset();

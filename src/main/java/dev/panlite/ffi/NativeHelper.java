@@ -180,7 +180,8 @@ final class NativeHelper {
         } catch (Throwable t) {
             throw Sqlite.fail(t);
         }
-        scratch.setResult(outStmt.get(ADDRESS, 0).address(), offset + outTail.get(JAVA_INT, 0));
+        int tail = outTail.get(JAVA_INT, 0);
+        scratch.setResult(outStmt.get(ADDRESS, 0).address(), tail < 0 ? tail : offset + tail); // -1: prepare failed
         return rc;
     }
 

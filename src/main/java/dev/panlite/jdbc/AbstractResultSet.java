@@ -625,7 +625,11 @@ abstract class AbstractResultSet implements ResultSet {
         }
         if (text != null) {
             wasNull = false;
-            return Dates.localDateTimeFromText(text);
+            try {
+                return Dates.localDateTimeFromText(text);
+            } catch (SQLException notIso) {
+                // the configured date_string_format or epoch digits: read below as getTimestamp reads them
+            }
         }
         Long millis = epochMillis(columnIndex, null);
         return LocalDateTime.ofInstant(Instant.ofEpochMilli(millis), ZoneId.systemDefault());
@@ -649,7 +653,11 @@ abstract class AbstractResultSet implements ResultSet {
         }
         if (text != null) {
             wasNull = false;
-            return Dates.offsetDateTimeFromText(text);
+            try {
+                return Dates.offsetDateTimeFromText(text);
+            } catch (SQLException notIso) {
+                // the configured date_string_format or epoch digits: read below as getTimestamp reads them
+            }
         }
         Long millis = epochMillis(columnIndex, null);
         return OffsetDateTime.ofInstant(Instant.ofEpochMilli(millis), ZoneId.systemDefault());

@@ -113,7 +113,7 @@ public final class JdbcPreparedStatement extends JdbcStatement implements Prepar
             db.beforeExecute();
             generatedKeys = new long[0];
             long count = runToCompletion();
-            if (keyLabel != null && count > 0) {
+            if (keyLabel != null && count > 0 && isInsertText(stmt.sql())) {
                 generatedKeys = new long[] {db.lastInsertRowid()};
             }
             return count;
@@ -198,7 +198,7 @@ public final class JdbcPreparedStatement extends JdbcStatement implements Prepar
             stmt.reset();
             db.beforeExecute();
             long[] counts = new long[rows.size()];
-            long[] keys = keyLabel != null ? new long[rows.size()] : null;
+            long[] keys = keyLabel != null && isInsertText(stmt.sql()) ? new long[rows.size()] : null;
             int keyCount = 0;
             for (int i = 0; i < counts.length; i++) {
                 try {

@@ -123,10 +123,17 @@ public class JdbcStatement implements Statement {
             return true;
         }
         updateCount = db.totalChanges() != changesBefore ? db.changes() : 0;
-        if (generatedKeyLabel != null && updateCount > 0) {
+        if (generatedKeyLabel != null && updateCount > 0 && isInsertText(sql)) {
             generatedKeys = new long[] {db.lastInsertRowid()};
         }
         return false;
+    }
+
+    /** True for INSERT, REPLACE and WITH ... INSERT: only they generate keys (as the incumbent decides). */
+    static boolean isInsertText(String sql) {
+        String keyword = firstKeyword(sql);
+        return keyword.equals("INSERT") || keyword.equals("REPLACE") || keyword.equals("WITH")
+                && (sql.toUpperCase(Locale.ROOT).contains("INSERT") || sql.toUpperCase(Locale.ROOT).contains("REPLACE"));
     }
 
     @Override
@@ -172,13 +179,16 @@ public class JdbcStatement implements Statement {
                     closeResult();
                     throw Errors.badState("executeUpdate cannot run a query (use executeQuery): " + sql);
                 }
-                // statements that return rows but are not queries (PRAGMA, INSERT ... RETURNING): run them out
-                while (rows.next()) {
-                    // each row is a side effect of the statement; nothing to read
-                }
-                closeResult();
+                // statements that return rows but are not queries (PRAGMA, INSERT ... RETURNING): run them out,
+                // then the rest of the text after them (getMoreResults runs it)
+                do {
+                    rows = result;
+                    while (rows.next()) {
+                        // each row is a side effect of the statement; nothing to read
+                    }
+                } while (getMoreResults());
                 updateCount = db.totalChanges() != before ? db.changes() : 0;
-                if (keyLabel != null && updateCount > 0) {
+                if (keyLabel != null && updateCount > 0 && isInsertText(sql)) {
                     generatedKeys = new long[] {db.lastInsertRowid()};
                 }
             }

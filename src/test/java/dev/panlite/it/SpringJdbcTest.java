@@ -20,7 +20,6 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.dao.DataAccessException;
@@ -233,7 +232,6 @@ class SpringJdbcTest {
     }
 
     @Test
-    @Disabled("BUG: Statement.execute* (fused prepare+step) reports no such table / no column named as HY000, not 42xxx")
     void missingTableThroughAPlainStatement() {
         BadSqlGrammarException missingTable = assertThrows(BadSqlGrammarException.class,
                 () -> jdbc.queryForList("SELECT * FROM no_such_table"));

@@ -193,6 +193,8 @@ class DateTimeTest {
         try (ResultSet rs = row("SELECT unixepoch('2024-02-29 12:34:56'), strftime('%s', '2024-02-29 12:34:56')")) {
             assertEquals(utcMillis("2024-02-29T12:34:56Z"), rs.getTimestamp(1).getTime());
             assertEquals(utcMillis("2024-02-29T12:34:56Z"), rs.getTimestamp(2).getTime(), "strftime('%s') is text");
+            assertEquals(Instant.parse("2024-02-29T12:34:56Z"), rs.getObject(1, Instant.class));
+            assertEquals(Instant.parse("2024-02-29T12:34:56Z"), rs.getObject(2, Instant.class));
         }
     }
 

@@ -580,6 +580,19 @@ class PreparedStatementTest {
     }
 
     @Test
+    void errorWhileSteppingAPreparedQuery() throws SQLException {
+        try (PreparedStatement ps = conn.prepareStatement("SELECT abs(?)")) {
+            ps.setLong(1, Long.MIN_VALUE);
+            assertThrows(SQLException.class, ps::executeQuery, "integer overflow surfaces at execution");
+            ps.setLong(1, -5);
+            try (ResultSet rs = ps.executeQuery()) {
+                assertTrue(rs.next());
+                assertEquals(5, rs.getLong(1));
+            }
+        }
+    }
+
+    @Test
     void reExecutionAfterAnErrorWorks() throws SQLException {
         try (PreparedStatement ps = conn.prepareStatement("INSERT INTO t(u) VALUES (?)")) {
             ps.setInt(1, 1);

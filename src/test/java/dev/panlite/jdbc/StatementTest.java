@@ -181,6 +181,34 @@ class StatementTest {
     }
 
     @Test
+    void errorInTheTailSurfacesOnGetMoreResults() throws SQLException {
+        try (Statement s = conn.createStatement()) {
+            assertTrue(s.execute("SELECT 1; INSERT INTO no_such_table VALUES (1); INSERT INTO t(x) VALUES (1)"));
+            assertEquals(List.of(1L), column(s.getResultSet()));
+            assertThrows(SQLException.class, s::getMoreResults);
+            assertEquals(0, scalar("SELECT count(*) FROM t"), "nothing after the failing statement runs");
+            assertEquals(1, s.executeUpdate("INSERT INTO t(x) VALUES (2)"));
+        }
+    }
+
+    @Test
+    void errorWhileSteppingSurfacesOnNext() throws SQLException {
+        try (Statement s = conn.createStatement()) {
+            ResultSet rs = s.executeQuery(
+                    "SELECT CASE WHEN column1 = 2 THEN abs(-9223372036854775807 - 1) ELSE column1 END FROM (VALUES (1), (2))");
+            assertTrue(rs.next());
+            assertEquals(1, rs.getInt(1));
+            SQLException e = assertThrows(SQLException.class, rs::next);
+            assertTrue(e.getMessage().contains("integer overflow"), e.getMessage());
+            rs.close();
+            try (ResultSet again = s.executeQuery("SELECT 5")) {
+                assertTrue(again.next());
+                assertEquals(5, again.getInt(1));
+            }
+        }
+    }
+
+    @Test
     void executeQueryOnTextWithoutAQueryThrows() throws SQLException {
         try (Statement s = conn.createStatement()) {
             assertThrows(SQLException.class, () -> s.executeQuery("CREATE TABLE b(x)"));
