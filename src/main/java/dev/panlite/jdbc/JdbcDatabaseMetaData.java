@@ -57,7 +57,7 @@ final class JdbcDatabaseMetaData implements DatabaseMetaData {
 
     private void check() throws SQLException {
         if (connection.isClosed()) {
-            throw Errors.closed("connection");
+            throw Errors.connectionClosed();
         }
     }
 

@@ -77,9 +77,9 @@ final class StmtResultSet extends AbstractResultSet {
         }
         if (ownsStmt) {
             db.discard(stmt);
-        } else {
+        } else if (!statement.closed) {
             stmt.reset(); // ends the read so the statement holds no lock; bindings stay for re-execution
-        }
+        } // else the closing statement resets and clears the handle in one crossing as it returns it
     }
 
     @Override
