@@ -1,95 +1,124 @@
 package dev.panlite.engine;
 
+import dev.panlite.ffi.Sqlite;
 import java.util.Arrays;
 
 /**
- * The parameter values bound to a statement, recorded beside the native bindings so a batch row
- * can be replayed. Typed arrays: recording an int or a double allocates nothing. It lives with its
- * {@link Stmt}, so a statement taken from the cache brings its arrays along.
+ * The parameter values of one statement, held in Java and handed to SQLite just before it runs
+ * ({@link #flush}). Setting a parameter is then a store into an array, not a native call, and
+ * needs no lock; a value set again before the next execution is bound once; a batch row is
+ * bound once, not first by the setter and again by the batch. Typed arrays: recording an int or
+ * a double allocates nothing. The object lives with its {@link Stmt}, so a statement taken from
+ * the cache brings its arrays along (docs/experiments/004-deferred-binding.md).
  */
 public final class Bindings {
-    private static final byte UNSET = 0;
-    private static final byte NULL = 1;
-    private static final byte LONG = 2;
-    private static final byte DOUBLE = 3;
-    private static final byte TEXT = 4;
-    private static final byte BLOB = 5;
+    static final byte UNSET = 0;
+    static final byte NULL = 1;
+    static final byte LONG = 2;
+    static final byte DOUBLE = 3;
+    static final byte TEXT = 4;
+    static final byte BLOB = 5;
 
-    private final byte[] kinds; // index 1..n as SQLite counts
-    private final long[] longs;
-    private final double[] doubles;
-    private final byte[][] bytes;
+    final byte[] kinds; // index 1..n as SQLite counts
+    final long[] longs;
+    final double[] doubles;
+    final byte[][] bytes;
+    private final boolean[] dirty; // set since the last flush: SQLite does not have it yet
+    private boolean anyDirty;
 
     Bindings(int parameterCount) {
         kinds = new byte[parameterCount + 1];
         longs = new long[parameterCount + 1];
         doubles = new double[parameterCount + 1];
         bytes = new byte[parameterCount + 1][];
+        dirty = new boolean[parameterCount + 1];
     }
 
-    private Bindings(Bindings from) {
-        kinds = from.kinds.clone();
-        longs = from.longs.clone();
-        doubles = from.doubles.clone();
-        bytes = from.bytes.clone(); // the arrays themselves are never changed after binding
-    }
-
-    void setNull(int i) {
+    public void setNull(int i) {
         kinds[i] = NULL;
         bytes[i] = null;
+        mark(i);
     }
 
-    void setLong(int i, long v) {
+    public void setLong(int i, long v) {
         kinds[i] = LONG;
         longs[i] = v;
         bytes[i] = null;
+        mark(i);
     }
 
-    void setDouble(int i, double v) {
+    public void setDouble(int i, double v) {
         kinds[i] = DOUBLE;
         doubles[i] = v;
         bytes[i] = null;
+        mark(i);
     }
 
-    void setText(int i, byte[] utf8) {
+    /** {@code utf8} must not change afterwards: it is bound later, and may be replayed by a batch. */
+    public void setText(int i, byte[] utf8) {
         kinds[i] = TEXT;
         bytes[i] = utf8;
+        mark(i);
     }
 
-    void setBlob(int i, byte[] blob) {
+    /** {@code blob} must not change afterwards (callers pass their own copy). */
+    public void setBlob(int i, byte[] blob) {
         kinds[i] = BLOB;
         bytes[i] = blob;
+        mark(i);
     }
 
+    private void mark(int i) {
+        dirty[i] = true;
+        anyDirty = true;
+    }
+
+    /** Forgets every value; the caller clears SQLite's side (clear_bindings) too. */
     void clear() {
         if (kinds.length > 1) {
             Arrays.fill(kinds, UNSET);
             Arrays.fill(bytes, null);
+            Arrays.fill(dirty, false);
         }
+        anyDirty = false;
     }
 
-    Bindings copy() {
-        return new Bindings(this);
+    /** Marks every value as not yet bound, after SQLite's side was overwritten (by a batch). */
+    void markAllDirty() {
+        Arrays.fill(dirty, true);
+        anyDirty = kinds.length > 1;
     }
 
-    /** True when parameter {@code i} (1-based) has been given a value since the last clear. */
-    public boolean isSet(int i) {
-        return kinds[i] != UNSET;
-    }
-
-    int bindTo(Stmt stmt) {
+    /** Binds what changed since the last flush; returns the first failing code, or OK. */
+    int flush(long handle) {
+        if (!anyDirty) {
+            return Sqlite.OK;
+        }
+        anyDirty = false;
         for (int i = 1; i < kinds.length; i++) {
-            int rc = switch (kinds[i]) {
-                case LONG -> stmt.bindLong(i, longs[i]);
-                case DOUBLE -> stmt.bindDouble(i, doubles[i]);
-                case TEXT -> stmt.bindText(i, bytes[i]);
-                case BLOB -> stmt.bindBlob(i, bytes[i]);
-                default -> stmt.bindNull(i);
-            };
-            if (rc != 0) {
-                return rc;
+            if (dirty[i]) {
+                dirty[i] = false;
+                int rc = bind(handle, i, kinds[i], longs[i], doubles[i], bytes[i]);
+                if (rc != Sqlite.OK) {
+                    dirty[i] = true; // not bound: try again at the next flush
+                    anyDirty = true;
+                    return rc;
+                }
             }
         }
-        return 0;
+        return Sqlite.OK;
+    }
+
+    static int bind(long handle, int i, byte kind, long l, double d, byte[] b) {
+        if ((kind == TEXT || kind == BLOB) && b == null) {
+            kind = NULL; // only a statement misused from two threads at once can see this torn state
+        }
+        return switch (kind) {
+            case LONG -> l == (int) l ? Sqlite.bindInt(handle, i, (int) l) : Sqlite.bindLong(handle, i, l);
+            case DOUBLE -> Sqlite.bindDouble(handle, i, d);
+            case TEXT -> Sqlite.bindText(handle, i, b, b.length);
+            case BLOB -> Sqlite.bindBlob(handle, i, b, b.length);
+            default -> Sqlite.bindNull(handle, i); // NULL, and UNSET after a clear
+        };
     }
 }

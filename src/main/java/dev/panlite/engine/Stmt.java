@@ -16,7 +16,8 @@ public final class Stmt {
     long handle;
     private int columnCount;
     private int parameterCount = -1; // asked of SQLite on first use: plain Statement.execute never needs it
-    private Bindings bindings; // what is bound now, so a batch can replay it; made at the first bind
+    private Bindings bindings; // parameter values recorded in Java, bound at flushBindings; made on first use
+    private boolean clearPending; // clearParameters ran: SQLite's bindings are cleared at the next flush
     private boolean stepped; // stepped since the last reset: reset has work to do
 
     Stmt(Database db, long handle, String sql, boolean cacheable) {
@@ -59,7 +60,7 @@ public final class Stmt {
         return parameterCount;
     }
 
-    private Bindings bindings() {
+    Bindings bindings() {
         if (bindings == null) {
             bindings = new Bindings(parameterCount());
         }
@@ -91,6 +92,7 @@ public final class Stmt {
      * native helper, and only clear_bindings when it was not stepped since the last reset.
      */
     public int resetAndClear() {
+        clearPending = false;
         if (bindings != null) {
             bindings.clear();
         }
@@ -101,54 +103,40 @@ public final class Stmt {
         return Fused.resetClear(handle);
     }
 
-    /** Unbinds every parameter (NULL), leaving execution state alone. */
+    /** Unbinds every parameter (NULL); SQLite's side follows at the next flush, after a reset. */
     public void clearBindings() {
         if (bindings != null) {
             bindings.clear();
         }
-        Sqlite.clearBindings(handle);
+        clearPending = true;
     }
 
-    // --- binding (1-based indexes, as SQLite and JDBC count); each value is also recorded
+    // --- binding (1-based indexes, as SQLite and JDBC count)
 
-    public int bindNull(int index) {
-        bindings().setNull(index);
-        return Sqlite.bindNull(handle, index);
+    /**
+     * The parameter values, recorded in Java and bound at the next {@link #flushBindings()}.
+     * Writing them is plain Java, so JDBC setters need no lock; the caller checks the index.
+     */
+    public Bindings parameters() {
+        return bindings();
     }
 
-    public int bindInt(int index, int value) {
-        bindings().setLong(index, value);
-        return Sqlite.bindInt(handle, index, value);
+    /** Hands SQLite the values set since the last flush; call with the lock held, before stepping. */
+    public int flushBindings() {
+        if (clearPending) {
+            clearPending = false;
+            Sqlite.clearBindings(handle);
+        }
+        return bindings == null ? Sqlite.OK : bindings.flush(handle);
     }
 
-    public int bindLong(int index, long value) {
-        bindings().setLong(index, value);
-        return Sqlite.bindLong(handle, index, value);
-    }
-
-    public int bindDouble(int index, double value) {
-        bindings().setDouble(index, value);
-        return Sqlite.bindDouble(handle, index, value);
-    }
-
-    public int bindText(int index, byte[] utf8) {
-        bindings().setText(index, utf8);
-        return Sqlite.bindText(handle, index, utf8, utf8.length);
-    }
-
-    public int bindBlob(int index, byte[] bytes) {
-        bindings().setBlob(index, bytes);
-        return Sqlite.bindBlob(handle, index, bytes, bytes.length);
-    }
-
-    /** A copy of what is bound now (for addBatch). */
-    public Bindings snapshot() {
-        return bindings().copy();
-    }
-
-    /** Binds every value of {@code recorded}; returns the first failing code, or OK. */
-    public int bindAll(Bindings recorded) {
-        return recorded.bindTo(this);
+    /** Binds one batch row; the recorded values no longer match SQLite's and are re-bound at the next flush. */
+    int bindRow(BatchRows rows, int row) {
+        clearPending = false; // a row binds every parameter
+        if (bindings != null) {
+            bindings.markAllDirty();
+        }
+        return rows.bind(handle, row);
     }
 
     // --- reading the current row (0-based columns, as SQLite counts)

@@ -1,5 +1,6 @@
 package dev.panlite.jdbc;
 
+import dev.panlite.engine.BatchRows;
 import dev.panlite.engine.Bindings;
 import dev.panlite.engine.ResultCodes;
 import dev.panlite.engine.Stmt;
@@ -30,27 +31,30 @@ import java.sql.Time;
 import java.sql.Timestamp;
 import java.sql.Types;
 import java.time.temporal.Temporal;
-import java.util.ArrayList;
 import java.util.Calendar;
-import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.ScheduledFuture;
 
 /**
  * A JDBC PreparedStatement over one SQLite statement, which it holds until closed and then gives
- * back to the connection's statement cache. Setters bind straight into SQLite (text and blobs
- * from the Java array, no native copy of ours); the values are also recorded so addBatch can
- * replay them.
+ * back to the connection's statement cache. Setters record values in Java ({@link Bindings}: no
+ * native call, no lock); execution hands SQLite the ones that changed, text and blobs straight
+ * from the Java array. A batch keeps a copy of the values per row ({@link BatchRows}).
  */
 public final class JdbcPreparedStatement extends JdbcStatement implements PreparedStatement {
     private final Stmt stmt;
     private final String keyLabel; // non-null when generated keys were asked for
-    private List<Bindings> batchRows;
+    private final Bindings params; // the statement's recorded values, bound at execution
+    private final int parameterCount;
+    private BatchRows batchRows;
 
+    /** Created with the connection lock held (counting parameters asks SQLite once per handle). */
     JdbcPreparedStatement(JdbcConnection connection, Stmt stmt, String keyLabel, int holdability) {
         super(connection, holdability);
         this.stmt = stmt;
         this.keyLabel = keyLabel;
+        this.params = stmt.parameters();
+        this.parameterCount = stmt.parameterCount();
     }
 
     // ------------------------------------------------------------------ execution
@@ -74,6 +78,7 @@ public final class JdbcPreparedStatement extends JdbcStatement implements Prepar
     private void startQuery() throws SQLException {
         closeResult();
         stmt.reset();
+        check(stmt.flushBindings());
         updateCount = -1;
         db.beforeExecute();
         int rc;
@@ -110,6 +115,7 @@ public final class JdbcPreparedStatement extends JdbcStatement implements Prepar
             }
             closeResult();
             stmt.reset();
+            check(stmt.flushBindings());
             db.beforeExecute();
             generatedKeys = new long[0];
             long count = runToCompletion();
@@ -159,25 +165,17 @@ public final class JdbcPreparedStatement extends JdbcStatement implements Prepar
 
     @Override
     public void addBatch() throws SQLException {
-        lockOpen();
-        try {
-            if (batchRows == null) {
-                batchRows = new ArrayList<>();
-            }
-            batchRows.add(stmt.snapshot());
-        } finally {
-            unlock();
+        checkOpen();
+        if (batchRows == null) {
+            batchRows = new BatchRows(parameterCount);
         }
+        batchRows.add(params);
     }
 
     @Override
     public void clearBatch() throws SQLException {
-        lockOpen();
-        try {
-            batchRows = null;
-        } finally {
-            unlock();
-        }
+        checkOpen();
+        batchRows = null;
     }
 
     @Override
@@ -189,23 +187,21 @@ public final class JdbcPreparedStatement extends JdbcStatement implements Prepar
     public long[] executeLargeBatch() throws SQLException {
         lockOpen();
         try {
-            List<Bindings> rows = batchRows == null ? List.of() : batchRows;
+            BatchRows rows = batchRows;
             batchRows = null;
+            int n = rows == null ? 0 : rows.size();
             if (stmt.columnCount() > 0 && isQueryText(stmt.sql())) {
                 throw batchFailure(Errors.badState("A query cannot run in a batch: " + stmt.sql()), new long[0]);
             }
             closeResult();
             stmt.reset();
             db.beforeExecute();
-            long[] counts = new long[rows.size()];
-            long[] keys = keyLabel != null && isInsertText(stmt.sql()) ? new long[rows.size()] : null;
+            long[] counts = new long[n];
+            long[] keys = keyLabel != null && isInsertText(stmt.sql()) ? new long[n] : null;
             int keyCount = 0;
             for (int i = 0; i < counts.length; i++) {
                 try {
-                    int rc = stmt.bindAll(rows.get(i));
-                    if (rc != Sqlite.OK) {
-                        throw db.error(rc, stmt.sql(), ResultCodes.Phase.EXECUTE);
-                    }
+                    check(rows.bindRow(stmt, i));
                     counts[i] = runToCompletion();
                 } catch (SQLException e) {
                     throw batchFailure(e, java.util.Arrays.copyOf(counts, i));
@@ -285,27 +281,22 @@ public final class JdbcPreparedStatement extends JdbcStatement implements Prepar
 
     // ------------------------------------------------------------------ binding
 
-    /** Takes the lock and checks the index; returns with the lock held. */
-    private void enterBind(int index) throws SQLException {
-        lockOpen();
-        if (index < 1 || index > stmt.parameterCount()) {
-            unlock();
-            throw Errors.badIndex("Parameter index " + index + " is out of range 1.." + stmt.parameterCount());
-        }
-        if (result != null) {
-            // SQLite cannot bind while its statement is stepping (SQLITE_MISUSE): end the open read first
-            try {
-                closeResult();
-            } catch (SQLException | RuntimeException e) {
-                unlock();
-                throw e;
-            }
+    /**
+     * Checks the statement is open and the index is a parameter. No lock: setting a value only
+     * writes Java arrays ({@link Bindings}); SQLite sees it at the next execution.
+     */
+    private void checkIndex(int index) throws SQLException {
+        checkOpen();
+        if (index < 1 || index > parameterCount) {
+            throw Errors.badIndex("Parameter index " + index + " is out of range 1.." + parameterCount);
         }
     }
 
     private void check(int rc) throws SQLException {
         if (rc != Sqlite.OK) {
-            throw db.error(rc, stmt.sql(), ResultCodes.Phase.EXECUTE);
+            SQLException e = db.error(rc, stmt.sql(), ResultCodes.Phase.EXECUTE);
+            stmt.reset();
+            throw e;
         }
     }
 
@@ -321,12 +312,8 @@ public final class JdbcPreparedStatement extends JdbcStatement implements Prepar
 
     @Override
     public void setNull(int parameterIndex, int sqlType) throws SQLException {
-        enterBind(parameterIndex);
-        try {
-            check(stmt.bindNull(parameterIndex));
-        } finally {
-            unlock();
-        }
+        checkIndex(parameterIndex);
+        params.setNull(parameterIndex);
     }
 
     @Override
@@ -336,32 +323,20 @@ public final class JdbcPreparedStatement extends JdbcStatement implements Prepar
 
     @Override
     public void setInt(int parameterIndex, int x) throws SQLException {
-        enterBind(parameterIndex);
-        try {
-            check(stmt.bindInt(parameterIndex, x));
-        } finally {
-            unlock();
-        }
+        checkIndex(parameterIndex);
+        params.setLong(parameterIndex, x);
     }
 
     @Override
     public void setLong(int parameterIndex, long x) throws SQLException {
-        enterBind(parameterIndex);
-        try {
-            check(stmt.bindLong(parameterIndex, x));
-        } finally {
-            unlock();
-        }
+        checkIndex(parameterIndex);
+        params.setLong(parameterIndex, x);
     }
 
     @Override
     public void setDouble(int parameterIndex, double x) throws SQLException {
-        enterBind(parameterIndex);
-        try {
-            check(stmt.bindDouble(parameterIndex, x));
-        } finally {
-            unlock();
-        }
+        checkIndex(parameterIndex);
+        params.setDouble(parameterIndex, x);
     }
 
     @Override
@@ -404,13 +379,8 @@ public final class JdbcPreparedStatement extends JdbcStatement implements Prepar
     }
 
     private void bindTextValue(int parameterIndex, String x) throws SQLException {
-        byte[] utf8 = x.getBytes(StandardCharsets.UTF_8);
-        enterBind(parameterIndex);
-        try {
-            check(stmt.bindText(parameterIndex, utf8));
-        } finally {
-            unlock();
-        }
+        checkIndex(parameterIndex);
+        params.setText(parameterIndex, x.getBytes(StandardCharsets.UTF_8));
     }
 
     @Override
@@ -424,16 +394,13 @@ public final class JdbcPreparedStatement extends JdbcStatement implements Prepar
             setNull(parameterIndex, Types.BLOB);
             return;
         }
-        bindBlobValue(parameterIndex, x);
+        bindBlobValue(parameterIndex, x.clone()); // bound at execution: later changes by the caller must not show
     }
 
+    /** {@code bytes} must be the statement's own (a copy, or read from a stream). */
     private void bindBlobValue(int parameterIndex, byte[] bytes) throws SQLException {
-        enterBind(parameterIndex);
-        try {
-            check(stmt.bindBlob(parameterIndex, bytes));
-        } finally {
-            unlock();
-        }
+        checkIndex(parameterIndex);
+        params.setBlob(parameterIndex, bytes);
     }
 
     // --- dates: written per date_class (default: epoch milliseconds as the incumbent writes)
