@@ -28,6 +28,12 @@ public final class BatchRows {
         return size;
     }
 
+    /** Drops every row, keeping the arrays for the next batch. */
+    public void clear() {
+        Arrays.fill(bytes, 0, size * width, null); // let the text and blob arrays go
+        size = 0;
+    }
+
     /** Appends the current values of {@code b} as a row. */
     public void add(Bindings b) {
         int at = size * width;

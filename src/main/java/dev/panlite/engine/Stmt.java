@@ -15,6 +15,7 @@ public final class Stmt {
     final boolean cacheable;
     long handle;
     private int columnCount;
+    private byte changesRows; // 0 not yet known, 1 yes, -1 no: see changesRows()
     private int parameterCount = -1; // asked of SQLite on first use: plain Statement.execute never needs it
     private Bindings bindings; // parameter values recorded in Java, bound at flushBindings; made on first use
     private boolean clearPending; // clearParameters ran: SQLite's bindings are cleared at the next flush
@@ -51,6 +52,17 @@ public final class Stmt {
      */
     public void refreshColumnCount() {
         columnCount = Sqlite.columnCount(handle);
+    }
+
+    /**
+     * True for INSERT, UPDATE, DELETE and REPLACE (also behind WITH): the statements whose row count
+     * sqlite3_changes reports. Decided once from the text and kept with the cached statement.
+     */
+    public boolean changesRows() {
+        if (changesRows == 0) {
+            changesRows = (byte) (SqlText.modifiesRows(sql) ? 1 : -1);
+        }
+        return changesRows > 0;
     }
 
     public int parameterCount() {

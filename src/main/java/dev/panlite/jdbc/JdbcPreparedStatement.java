@@ -3,6 +3,7 @@ package dev.panlite.jdbc;
 import dev.panlite.engine.BatchRows;
 import dev.panlite.engine.Bindings;
 import dev.panlite.engine.ResultCodes;
+import dev.panlite.engine.SqlText;
 import dev.panlite.engine.Stmt;
 import dev.panlite.ffi.Sqlite;
 import java.io.IOException;
@@ -110,7 +111,7 @@ public final class JdbcPreparedStatement extends JdbcStatement implements Prepar
     public long executeLargeUpdate() throws SQLException {
         lockOpen();
         try {
-            if (stmt.columnCount() > 0 && isQueryText(stmt.sql())) {
+            if (stmt.columnCount() > 0 && SqlText.isQuery(stmt.sql())) {
                 throw Errors.badState("executeUpdate cannot run a query (use executeQuery): " + stmt.sql());
             }
             closeResult();
@@ -119,7 +120,7 @@ public final class JdbcPreparedStatement extends JdbcStatement implements Prepar
             db.beforeExecute();
             generatedKeys = new long[0];
             long count = runToCompletion();
-            if (keyLabel != null && count > 0 && isInsertText(stmt.sql())) {
+            if (keyLabel != null && count > 0 && SqlText.isInsert(stmt.sql())) {
                 generatedKeys = new long[] {db.lastInsertRowid()};
             }
             return count;
@@ -130,7 +131,6 @@ public final class JdbcPreparedStatement extends JdbcStatement implements Prepar
 
     /** Steps until done (rows of PRAGMA or RETURNING are side effects), resets, returns the update count. */
     private long runToCompletion() throws SQLException {
-        long before = db.totalChanges();
         int rc;
         ScheduledFuture<?> timer = armTimeout();
         try {
@@ -144,7 +144,8 @@ public final class JdbcPreparedStatement extends JdbcStatement implements Prepar
             throw failed(rc);
         }
         stmt.reset(); // release what the statement holds; the bindings stay for re-execution
-        updateCount = db.totalChanges() != before ? db.changes() : 0;
+        // sqlite3_changes is the count of the last INSERT/UPDATE/DELETE, whichever statement that was
+        updateCount = stmt.changesRows() ? db.changes() : 0;
         return updateCount;
     }
 
@@ -175,7 +176,9 @@ public final class JdbcPreparedStatement extends JdbcStatement implements Prepar
     @Override
     public void clearBatch() throws SQLException {
         checkOpen();
-        batchRows = null;
+        if (batchRows != null) {
+            batchRows.clear();
+        }
     }
 
     @Override
@@ -188,16 +191,15 @@ public final class JdbcPreparedStatement extends JdbcStatement implements Prepar
         lockOpen();
         try {
             BatchRows rows = batchRows;
-            batchRows = null;
             int n = rows == null ? 0 : rows.size();
-            if (stmt.columnCount() > 0 && isQueryText(stmt.sql())) {
+            if (stmt.columnCount() > 0 && SqlText.isQuery(stmt.sql())) {
                 throw batchFailure(Errors.badState("A query cannot run in a batch: " + stmt.sql()), new long[0]);
             }
             closeResult();
             stmt.reset();
             db.beforeExecute();
             long[] counts = new long[n];
-            long[] keys = keyLabel != null && isInsertText(stmt.sql()) ? new long[n] : null;
+            long[] keys = keyLabel != null && SqlText.isInsert(stmt.sql()) ? new long[n] : null;
             int keyCount = 0;
             for (int i = 0; i < counts.length; i++) {
                 try {
@@ -209,6 +211,9 @@ public final class JdbcPreparedStatement extends JdbcStatement implements Prepar
                 if (keys != null && counts[i] > 0) {
                     keys[keyCount++] = db.lastInsertRowid();
                 }
+            }
+            if (rows != null) {
+                rows.clear(); // the batch is done, whatever happens next; its arrays are reused
             }
             generatedKeys = keys == null ? new long[0] : java.util.Arrays.copyOf(keys, keyCount);
             return counts;

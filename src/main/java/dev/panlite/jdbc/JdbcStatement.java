@@ -1,6 +1,7 @@
 package dev.panlite.jdbc;
 
 import dev.panlite.engine.Database;
+import dev.panlite.engine.SqlText;
 import java.nio.charset.StandardCharsets;
 import java.sql.BatchUpdateException;
 import java.sql.Connection;
@@ -11,7 +12,6 @@ import java.sql.Statement;
 import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.ScheduledFuture;
 
 /**
@@ -123,17 +123,10 @@ public class JdbcStatement implements Statement {
             return true;
         }
         updateCount = db.totalChanges() != changesBefore ? db.changes() : 0;
-        if (generatedKeyLabel != null && updateCount > 0 && isInsertText(sql)) {
+        if (generatedKeyLabel != null && updateCount > 0 && SqlText.isInsert(sql)) {
             generatedKeys = new long[] {db.lastInsertRowid()};
         }
         return false;
-    }
-
-    /** True for INSERT, REPLACE and WITH ... INSERT: only they generate keys (as the incumbent decides). */
-    static boolean isInsertText(String sql) {
-        String keyword = firstKeyword(sql);
-        return keyword.equals("INSERT") || keyword.equals("REPLACE") || keyword.equals("WITH")
-                && (sql.toUpperCase(Locale.ROOT).contains("INSERT") || sql.toUpperCase(Locale.ROOT).contains("REPLACE"));
     }
 
     @Override
@@ -175,7 +168,7 @@ public class JdbcStatement implements Statement {
             long before = db.totalChanges();
             if (run(sql, keyLabel)) {
                 AbstractResultSet rows = result;
-                if (isQueryText(sql)) {
+                if (SqlText.isQuery(sql)) {
                     closeResult();
                     throw Errors.badState("executeUpdate cannot run a query (use executeQuery): " + sql);
                 }
@@ -188,7 +181,7 @@ public class JdbcStatement implements Statement {
                     }
                 } while (getMoreResults());
                 updateCount = db.totalChanges() != before ? db.changes() : 0;
-                if (keyLabel != null && updateCount > 0 && isInsertText(sql)) {
+                if (keyLabel != null && updateCount > 0 && SqlText.isInsert(sql)) {
                     generatedKeys = new long[] {db.lastInsertRowid()};
                 }
             }
@@ -196,45 +189,6 @@ public class JdbcStatement implements Statement {
         } finally {
             unlock();
         }
-    }
-
-    /** True when the SQL's first keyword makes it a query: SELECT, VALUES or WITH ... SELECT. */
-    static boolean isQueryText(String sql) {
-        String keyword = firstKeyword(sql);
-        if (keyword.equals("SELECT") || keyword.equals("VALUES")) {
-            return true;
-        }
-        if (keyword.equals("WITH")) {
-            String upper = sql.toUpperCase(Locale.ROOT);
-            return !(upper.contains("INSERT") || upper.contains("UPDATE") || upper.contains("DELETE")
-                    || upper.contains("REPLACE"));
-        }
-        return false;
-    }
-
-    static String firstKeyword(String sql) {
-        int i = 0;
-        int n = sql.length();
-        while (i < n) {
-            char c = sql.charAt(i);
-            if (Character.isWhitespace(c) || c == '(' || c == ';') {
-                i++;
-            } else if (c == '-' && i + 1 < n && sql.charAt(i + 1) == '-') {
-                while (i < n && sql.charAt(i) != '\n') {
-                    i++;
-                }
-            } else if (c == '/' && i + 1 < n && sql.charAt(i + 1) == '*') {
-                int end = sql.indexOf("*/", i + 2);
-                i = end < 0 ? n : end + 2;
-            } else {
-                break;
-            }
-        }
-        int start = i;
-        while (i < n && Character.isLetter(sql.charAt(i))) {
-            i++;
-        }
-        return sql.substring(start, i).toUpperCase(Locale.ROOT);
     }
 
     @Override

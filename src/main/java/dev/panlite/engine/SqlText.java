@@ -1,0 +1,73 @@
+package dev.panlite.engine;
+
+import java.util.Locale;
+
+/**
+ * What the driver needs to know of an SQL text before or without running it, read from its first
+ * keyword: is it a query, an insert, a statement whose row count sqlite3_changes reports.
+ */
+public final class SqlText {
+    private SqlText() {}
+
+    /** The first keyword, upper case, after white space, comments and opening parentheses. */
+    public static String firstKeyword(String sql) {
+        int i = 0;
+        int n = sql.length();
+        while (i < n) {
+            char c = sql.charAt(i);
+            if (Character.isWhitespace(c) || c == '(' || c == ';') {
+                i++;
+            } else if (c == '-' && i + 1 < n && sql.charAt(i + 1) == '-') {
+                while (i < n && sql.charAt(i) != '\n') {
+                    i++;
+                }
+            } else if (c == '/' && i + 1 < n && sql.charAt(i + 1) == '*') {
+                int end = sql.indexOf("*/", i + 2);
+                i = end < 0 ? n : end + 2;
+            } else {
+                break;
+            }
+        }
+        int start = i;
+        while (i < n && Character.isLetter(sql.charAt(i))) {
+            i++;
+        }
+        return sql.substring(start, i).toUpperCase(Locale.ROOT);
+    }
+
+    /** A WITH clause leads a data-changing statement when one of these keywords follows it. */
+    private static boolean cteLeadsAChange(String sql) {
+        String upper = sql.toUpperCase(Locale.ROOT);
+        return upper.contains("INSERT") || upper.contains("UPDATE") || upper.contains("DELETE")
+                || upper.contains("REPLACE");
+    }
+
+    /** SELECT, VALUES, or WITH ... SELECT. */
+    public static boolean isQuery(String sql) {
+        String keyword = firstKeyword(sql);
+        return keyword.equals("SELECT") || keyword.equals("VALUES") || keyword.equals("WITH") && !cteLeadsAChange(sql);
+    }
+
+    /** INSERT, REPLACE and WITH ... INSERT: only they generate keys (as the incumbent decides). */
+    public static boolean isInsert(String sql) {
+        String keyword = firstKeyword(sql);
+        if (keyword.equals("INSERT") || keyword.equals("REPLACE")) {
+            return true;
+        }
+        if (keyword.equals("WITH")) {
+            String upper = sql.toUpperCase(Locale.ROOT);
+            return upper.contains("INSERT") || upper.contains("REPLACE");
+        }
+        return false;
+    }
+
+    /** INSERT, UPDATE, DELETE, REPLACE (also behind WITH): the statements sqlite3_changes counts. */
+    public static boolean modifiesRows(String sql) {
+        String keyword = firstKeyword(sql);
+        return switch (keyword) {
+            case "INSERT", "UPDATE", "DELETE", "REPLACE" -> true;
+            case "WITH" -> cteLeadsAChange(sql);
+            default -> false;
+        };
+    }
+}
