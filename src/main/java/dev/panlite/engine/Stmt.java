@@ -18,6 +18,7 @@ public final class Stmt {
     private byte changesRows; // 0 not yet known, 1 yes, -1 no: see changesRows()
     private int parameterCount = -1; // asked of SQLite on first use: plain Statement.execute never needs it
     private Bindings bindings; // parameter values recorded in Java, bound at flushBindings; made on first use
+    private BatchRows batch; // rows of a PreparedStatement batch; kept with the statement like its bindings
     private boolean clearPending; // clearParameters ran: SQLite's bindings are cleared at the next flush
     private boolean stepped; // stepped since the last reset: reset has work to do
 
@@ -105,6 +106,9 @@ public final class Stmt {
      */
     public int resetAndClear() {
         clearPending = false;
+        if (batch != null) {
+            batch.clear(); // a batch never executed does not reach the next user
+        }
         if (bindings != null) {
             bindings.clear();
         }
@@ -131,6 +135,14 @@ public final class Stmt {
      */
     public Bindings parameters() {
         return bindings();
+    }
+
+    /** The batch rows of this statement (empty unless addBatch ran), made on first use. */
+    public BatchRows batch() {
+        if (batch == null) {
+            batch = new BatchRows(parameterCount());
+        }
+        return batch;
     }
 
     /** Hands SQLite the values set since the last flush; call with the lock held, before stepping. */

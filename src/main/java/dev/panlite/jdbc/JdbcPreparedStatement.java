@@ -46,8 +46,8 @@ public final class JdbcPreparedStatement extends JdbcStatement implements Prepar
     private final Stmt stmt;
     private final String keyLabel; // non-null when generated keys were asked for
     private final Bindings params; // the statement's recorded values, bound at execution
+    private final BatchRows batch; // rows added by addBatch, executed by executeBatch
     private final int parameterCount;
-    private BatchRows batchRows;
 
     /** Created with the connection lock held (counting parameters asks SQLite once per handle). */
     JdbcPreparedStatement(JdbcConnection connection, Stmt stmt, String keyLabel, int holdability) {
@@ -55,6 +55,7 @@ public final class JdbcPreparedStatement extends JdbcStatement implements Prepar
         this.stmt = stmt;
         this.keyLabel = keyLabel;
         this.params = stmt.parameters();
+        this.batch = stmt.batch();
         this.parameterCount = stmt.parameterCount();
     }
 
@@ -167,18 +168,13 @@ public final class JdbcPreparedStatement extends JdbcStatement implements Prepar
     @Override
     public void addBatch() throws SQLException {
         checkOpen();
-        if (batchRows == null) {
-            batchRows = new BatchRows(parameterCount);
-        }
-        batchRows.add(params);
+        batch.add(params);
     }
 
     @Override
     public void clearBatch() throws SQLException {
         checkOpen();
-        if (batchRows != null) {
-            batchRows.clear();
-        }
+        batch.clear();
     }
 
     @Override
@@ -190,20 +186,19 @@ public final class JdbcPreparedStatement extends JdbcStatement implements Prepar
     public long[] executeLargeBatch() throws SQLException {
         lockOpen();
         try {
-            BatchRows rows = batchRows;
-            int n = rows == null ? 0 : rows.size();
             if (stmt.columnCount() > 0 && SqlText.isQuery(stmt.sql())) {
                 throw batchFailure(Errors.badState("A query cannot run in a batch: " + stmt.sql()), new long[0]);
             }
             closeResult();
             stmt.reset();
             db.beforeExecute();
+            int n = batch.size();
             long[] counts = new long[n];
             long[] keys = keyLabel != null && SqlText.isInsert(stmt.sql()) ? new long[n] : null;
             int keyCount = 0;
-            for (int i = 0; i < counts.length; i++) {
+            for (int i = 0; i < n; i++) {
                 try {
-                    check(rows.bindRow(stmt, i));
+                    check(batch.bindRow(stmt, i));
                     counts[i] = runToCompletion();
                 } catch (SQLException e) {
                     throw batchFailure(e, java.util.Arrays.copyOf(counts, i));
@@ -212,12 +207,10 @@ public final class JdbcPreparedStatement extends JdbcStatement implements Prepar
                     keys[keyCount++] = db.lastInsertRowid();
                 }
             }
-            if (rows != null) {
-                rows.clear(); // the batch is done, whatever happens next; its arrays are reused
-            }
             generatedKeys = keys == null ? new long[0] : java.util.Arrays.copyOf(keys, keyCount);
             return counts;
         } finally {
+            batch.clear(); // JDBC: the batch is empty once executeBatch returns, even by an exception
             unlock();
         }
     }
@@ -237,7 +230,6 @@ public final class JdbcPreparedStatement extends JdbcStatement implements Prepar
 
     @Override
     void releaseNative() {
-        batchRows = null;
         db.release(stmt); // back to the cache (reset + clear in one crossing) or finalized
     }
 
