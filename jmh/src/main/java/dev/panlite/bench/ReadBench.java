@@ -98,6 +98,21 @@ public class ReadBench {
         }
     }
 
+    /**
+     * pointAdHoc closing only the statement, its result set still open (code that reads one row and
+     * closes the statement): the statement goes back to Panlite's cache mid-read, so the handle is
+     * reset and its bindings cleared together, one native call with the helper, two without.
+     */
+    @Benchmark
+    public void pointAdHocOpenResult(Blackhole bh) throws SQLException {
+        try (PreparedStatement ps = conn.prepareStatement(POINT_SQL)) {
+            ps.setInt(1, rng.nextId());
+            ResultSet rs = ps.executeQuery();
+            if (!rs.next()) throw new IllegalStateException("no row");
+            read4(rs, bh);
+        }
+    }
+
     /** One PreparedStatement kept for the trial: bind, query, read. */
     @Benchmark
     public void pointPrepared(Blackhole bh) throws SQLException {

@@ -81,6 +81,7 @@ public class CacheStructureBench {
         stmts = new Stmt[distinct];
         db.lock();
         try {
+            db.execute("CREATE TABLE monster(id INTEGER PRIMARY KEY, name TEXT, hp INTEGER, attack INTEGER)");
             for (int i = 0; i < distinct; i++) {
                 // realistic keys: same length and prefix, differing near the end (as generated SQL does)
                 keys[i] = "SELECT id, name, hp, attack FROM monster WHERE id = ? /* query " + (1000 + i) + " */";
