@@ -38,7 +38,7 @@ class FlywayTest {
 
     @Test
     void migrationsApplyOnceAndValidate() throws SQLException {
-        // As in docs/use-it-with.md: Flyway given a PanliteDataSource.
+        // As in README.md ("Use it with"): Flyway given a PanliteDataSource.
         Flyway flyway = Flyway.configure()
                 .dataSource(new PanliteDataSource(url()))
                 .locations("classpath:flyway/ok")

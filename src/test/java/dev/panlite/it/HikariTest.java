@@ -29,7 +29,7 @@ class HikariTest {
     @TempDir
     Path dir;
 
-    /** The configuration shown in docs/use-it-with.md ("HikariCP"), with the file in a temp folder. */
+    /** The configuration shown in README.md, section "Use it with… / HikariCP", with the file in a temp folder. */
     HikariConfig config() {
         HikariConfig config = new HikariConfig();
         config.setDriverClassName("dev.panlite.Driver");
