@@ -342,11 +342,6 @@ public final class Database {
         beforeExecute();
     }
 
-    /** 1 read-only, 0 read-write, -1 no such schema. Lock held. */
-    public int schemaReadOnly(String schema) {
-        return Scratch.dbReadonly(db, schema);
-    }
-
     public Scratch.ColumnInfo columnInfo(String schema, String table, String column) {
         return scratch.tableColumnMetadata(db, schema, table, column);
     }

@@ -80,11 +80,6 @@ public final class Stmt {
         return bindings;
     }
 
-    /** True when the statement makes no direct change to the database file. */
-    public boolean readOnly() {
-        return Sqlite.stmtReadonly(handle);
-    }
-
     /** sqlite3_step: ROW, DONE, or an error code (turned into an exception by the caller). */
     public int step() {
         stepped = true;
@@ -106,9 +101,7 @@ public final class Stmt {
      */
     public int resetAndClear() {
         clearPending = false;
-        if (batch != null) {
-            batch.clear(); // a batch never executed does not reach the next user
-        }
+        clearBatch(); // a batch never executed does not reach the next user
         if (bindings != null) {
             bindings.clear();
         }
@@ -137,12 +130,19 @@ public final class Stmt {
         return bindings();
     }
 
-    /** The batch rows of this statement (empty unless addBatch ran), made on first use. */
+    /** The batch rows of this statement, made at the first addBatch and kept with the statement. */
     public BatchRows batch() {
         if (batch == null) {
             batch = new BatchRows(parameterCount());
         }
         return batch;
+    }
+
+    /** Drops the batch rows (keeping their arrays for the next batch). */
+    public void clearBatch() {
+        if (batch != null) {
+            batch.clear();
+        }
     }
 
     /** Hands SQLite the values set since the last flush; call with the lock held, before stepping. */

@@ -110,13 +110,6 @@ public final class Scratch implements AutoCloseable {
         }
     }
 
-    /** 1 read-only, 0 read-write, -1 no such schema. */
-    public static int dbReadonly(long db, String schema) {
-        try (Arena call = Arena.ofConfined()) {
-            return Sqlite.dbReadonly(db, call.allocateFrom(schema, StandardCharsets.UTF_8));
-        }
-    }
-
     @Override
     public void close() {
         arena.close();

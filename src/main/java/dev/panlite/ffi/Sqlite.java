@@ -96,8 +96,6 @@ public final class Sqlite {
     private static final MethodHandle GET_AUTOCOMMIT = bind("sqlite3_get_autocommit",
             FunctionDescriptor.of(JAVA_INT, ADDRESS), CRITICAL);
     private static final MethodHandle INTERRUPT_DB = bind("sqlite3_interrupt", FunctionDescriptor.ofVoid(ADDRESS));
-    private static final MethodHandle DB_READONLY = bind("sqlite3_db_readonly",
-            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS));
     private static final MethodHandle NEXT_STMT = bind("sqlite3_next_stmt", FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS));
     private static final MethodHandle TABLE_COLUMN_METADATA = bind("sqlite3_table_column_metadata",
             FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS));
@@ -109,8 +107,6 @@ public final class Sqlite {
     private static final MethodHandle RESET = bind("sqlite3_reset", FunctionDescriptor.of(JAVA_INT, ADDRESS));
     private static final MethodHandle FINALIZE = bind("sqlite3_finalize", FunctionDescriptor.of(JAVA_INT, ADDRESS));
     private static final MethodHandle CLEAR_BINDINGS = bind("sqlite3_clear_bindings",
-            FunctionDescriptor.of(JAVA_INT, ADDRESS), CRITICAL);
-    private static final MethodHandle STMT_READONLY = bind("sqlite3_stmt_readonly",
             FunctionDescriptor.of(JAVA_INT, ADDRESS), CRITICAL);
     private static final MethodHandle BIND_PARAMETER_COUNT = bind("sqlite3_bind_parameter_count",
             FunctionDescriptor.of(JAVA_INT, ADDRESS), CRITICAL);
@@ -338,14 +334,6 @@ public final class Sqlite {
         }
     }
 
-    static int dbReadonly(long db, MemorySegment schemaName) {
-        try {
-            return (int) DB_READONLY.invokeExact(ptr(db), schemaName);
-        } catch (Throwable t) {
-            throw fail(t);
-        }
-    }
-
     /** The next prepared statement of {@code db} after {@code stmt} (0: the first); 0 at the end. */
     public static long nextStmt(long db, long stmt) {
         try {
@@ -403,14 +391,6 @@ public final class Sqlite {
     public static int clearBindings(long stmt) {
         try {
             return (int) CLEAR_BINDINGS.invokeExact(ptr(stmt));
-        } catch (Throwable t) {
-            throw fail(t);
-        }
-    }
-
-    public static boolean stmtReadonly(long stmt) {
-        try {
-            return (int) STMT_READONLY.invokeExact(ptr(stmt)) != 0;
         } catch (Throwable t) {
             throw fail(t);
         }

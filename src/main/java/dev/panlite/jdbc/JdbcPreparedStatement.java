@@ -46,7 +46,6 @@ public final class JdbcPreparedStatement extends JdbcStatement implements Prepar
     private final Stmt stmt;
     private final String keyLabel; // non-null when generated keys were asked for
     private final Bindings params; // the statement's recorded values, bound at execution
-    private final BatchRows batch; // rows added by addBatch, executed by executeBatch
     private final int parameterCount;
 
     /** Created with the connection lock held (counting parameters asks SQLite once per handle). */
@@ -55,7 +54,6 @@ public final class JdbcPreparedStatement extends JdbcStatement implements Prepar
         this.stmt = stmt;
         this.keyLabel = keyLabel;
         this.params = stmt.parameters();
-        this.batch = stmt.batch();
         this.parameterCount = stmt.parameterCount();
     }
 
@@ -168,13 +166,13 @@ public final class JdbcPreparedStatement extends JdbcStatement implements Prepar
     @Override
     public void addBatch() throws SQLException {
         checkOpen();
-        batch.add(params);
+        stmt.batch().add(params);
     }
 
     @Override
     public void clearBatch() throws SQLException {
         checkOpen();
-        batch.clear();
+        stmt.clearBatch();
     }
 
     @Override
@@ -192,6 +190,7 @@ public final class JdbcPreparedStatement extends JdbcStatement implements Prepar
             closeResult();
             stmt.reset();
             db.beforeExecute();
+            BatchRows batch = stmt.batch();
             int n = batch.size();
             long[] counts = new long[n];
             long[] keys = keyLabel != null && SqlText.isInsert(stmt.sql()) ? new long[n] : null;
@@ -210,7 +209,7 @@ public final class JdbcPreparedStatement extends JdbcStatement implements Prepar
             generatedKeys = keys == null ? new long[0] : java.util.Arrays.copyOf(keys, keyCount);
             return counts;
         } finally {
-            batch.clear(); // JDBC: the batch is empty once executeBatch returns, even by an exception
+            stmt.clearBatch(); // JDBC: the batch is empty once executeBatch returns, even by an exception
             unlock();
         }
     }
@@ -391,10 +390,9 @@ public final class JdbcPreparedStatement extends JdbcStatement implements Prepar
             setNull(parameterIndex, Types.BLOB);
             return;
         }
-        bindBlobValue(parameterIndex, x.clone()); // bound at execution: later changes by the caller must not show
+        bindBlobValue(parameterIndex, x); // read at execution, as the incumbent does: no copy of a large value
     }
 
-    /** {@code bytes} must be the statement's own (a copy, or read from a stream). */
     private void bindBlobValue(int parameterIndex, byte[] bytes) throws SQLException {
         checkIndex(parameterIndex);
         params.setBlob(parameterIndex, bytes);

@@ -38,8 +38,13 @@ public final class Drivers {
     public static final String PANLITE_NOHELPER = "panlite-nohelper";
     public static final String PANLITE_UNCACHEDTX = "panlite-uncachedtx";
 
-    /** Same for both drivers; both understand these names as URL query parameters. */
-    public static final String COMMON_PARAMS = "journal_mode=WAL&synchronous=NORMAL&busy_timeout=3000";
+    /**
+     * Same for both drivers; both understand these names as URL query parameters. secure_delete is
+     * set because the two engines' builds differ: the SQLite xerial bundles has it off, Debian's
+     * system SQLite (Panlite's default) is compiled with it on, which zeroes every freed page
+     * (docs/experiments/005-secure-delete.md). Setting it explicitly compares drivers, not builds.
+     */
+    public static final String COMMON_PARAMS = "journal_mode=WAL&synchronous=NORMAL&busy_timeout=3000&secure_delete=false";
 
     static final String PANLITE_CLASS = "dev.panlite.Driver";
 
@@ -134,6 +139,7 @@ public final class Drivers {
             expect(s, "PRAGMA journal_mode", "wal", target);
             expect(s, "PRAGMA synchronous", "1", target); // NORMAL
             expect(s, "PRAGMA busy_timeout", "3000", target);
+            expect(s, "PRAGMA secure_delete", "0", target);
         } catch (SQLException | RuntimeException e) {
             c.close();
             throw e;
