@@ -61,7 +61,7 @@ public final class Bindings {
         mark(i);
     }
 
-    /** {@code blob} is read when bound (execution or batch replay), not copied here: as the incumbent, and free for large values. */
+    /** {@code blob} must not change afterwards: callers pass their own copy. */
     public void setBlob(int i, byte[] blob) {
         kinds[i] = BLOB;
         bytes[i] = blob;

@@ -390,7 +390,8 @@ public final class JdbcPreparedStatement extends JdbcStatement implements Prepar
             setNull(parameterIndex, Types.BLOB);
             return;
         }
-        bindBlobValue(parameterIndex, x); // read at execution, as the incumbent does: no copy of a large value
+        // copied now: bound at execution, and a caller refilling one buffer per batch row must not see every row change
+        bindBlobValue(parameterIndex, x.clone());
     }
 
     private void bindBlobValue(int parameterIndex, byte[] bytes) throws SQLException {
