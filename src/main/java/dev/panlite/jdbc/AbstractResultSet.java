@@ -606,8 +606,18 @@ abstract class AbstractResultSet implements ResultSet {
         throw Errors.conversion("Cannot convert a column to " + type.getName());
     }
 
-    /** Text is read as written (no zone shift); numbers are epoch time in the system zone. */
-    private LocalDateTime localDateTime(int columnIndex) throws SQLException {
+    /** A java.time reading of text (ISO forms); throws SQLException for other text. */
+    private interface TextReader<T> {
+        T read(String text) throws SQLException;
+    }
+
+    /**
+     * A java.time value of the column: ISO text is read as written (no zone shift); other text
+     * (the configured date_string_format, epoch digits) and numbers are read as getTimestamp reads
+     * them, as an instant in the system zone.
+     */
+    private <T> T temporal(int columnIndex, TextReader<T> fromText, java.util.function.Function<Instant, T> fromInstant)
+            throws SQLException {
         int c = enterColumn(columnIndex);
         int type;
         String text = null;
@@ -626,41 +636,22 @@ abstract class AbstractResultSet implements ResultSet {
         if (text != null) {
             wasNull = false;
             try {
-                return Dates.localDateTimeFromText(text);
+                return fromText.read(text);
             } catch (SQLException notIso) {
-                // the configured date_string_format or epoch digits: read below as getTimestamp reads them
+                // read below, as getTimestamp reads it
             }
         }
-        Long millis = epochMillis(columnIndex, null);
-        return LocalDateTime.ofInstant(Instant.ofEpochMilli(millis), ZoneId.systemDefault());
+        return fromInstant.apply(Instant.ofEpochMilli(epochMillis(columnIndex, null)));
+    }
+
+    private LocalDateTime localDateTime(int columnIndex) throws SQLException {
+        return temporal(columnIndex, Dates::localDateTimeFromText,
+                instant -> LocalDateTime.ofInstant(instant, ZoneId.systemDefault()));
     }
 
     private OffsetDateTime offsetDateTime(int columnIndex) throws SQLException {
-        int c = enterColumn(columnIndex);
-        int type;
-        String text = null;
-        try {
-            type = valueType(c);
-            if (type == TEXT) {
-                text = textValue(c);
-            }
-        } finally {
-            exit();
-        }
-        if (type == NULL) {
-            wasNull = true;
-            return null;
-        }
-        if (text != null) {
-            wasNull = false;
-            try {
-                return Dates.offsetDateTimeFromText(text);
-            } catch (SQLException notIso) {
-                // the configured date_string_format or epoch digits: read below as getTimestamp reads them
-            }
-        }
-        Long millis = epochMillis(columnIndex, null);
-        return OffsetDateTime.ofInstant(Instant.ofEpochMilli(millis), ZoneId.systemDefault());
+        return temporal(columnIndex, Dates::offsetDateTimeFromText,
+                instant -> OffsetDateTime.ofInstant(instant, ZoneId.systemDefault()));
     }
 
     private UUID uuid(int columnIndex) throws SQLException {
@@ -1000,10 +991,7 @@ abstract class AbstractResultSet implements ResultSet {
 
     @Override
     public <T> T unwrap(Class<T> iface) throws SQLException {
-        if (iface.isInstance(this)) {
-            return iface.cast(this);
-        }
-        throw Errors.badArgument("Not a wrapper for " + iface.getName());
+        return Errors.unwrap(this, iface);
     }
 
     @Override

@@ -37,6 +37,14 @@ final class Errors {
         return new SQLFeatureNotSupportedException(what + " is not supported by SQLite/Panlite", "0A000");
     }
 
+    /** JDBC unwrap for driver objects, which wrap nothing: themselves, or an SQLException. */
+    static <T> T unwrap(Object self, Class<T> iface) throws SQLException {
+        if (iface.isInstance(self)) {
+            return iface.cast(self);
+        }
+        throw badArgument("Not a wrapper for " + iface.getName());
+    }
+
     static SQLException wrap(String message, Throwable cause) {
         return new SQLException(message + ": " + cause.getMessage(), "HY000", cause);
     }

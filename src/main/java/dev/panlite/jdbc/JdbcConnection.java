@@ -658,10 +658,7 @@ public final class JdbcConnection implements PanliteConnection {
 
     @Override
     public <T> T unwrap(Class<T> iface) throws SQLException {
-        if (iface.isInstance(this)) {
-            return iface.cast(this);
-        }
-        throw Errors.badArgument("Not a wrapper for " + iface.getName());
+        return Errors.unwrap(this, iface);
     }
 
     @Override

@@ -1898,10 +1898,7 @@ final class JdbcDatabaseMetaData implements DatabaseMetaData {
 
     @Override
     public <T> T unwrap(Class<T> iface) throws SQLException {
-        if (iface.isInstance(this)) {
-            return iface.cast(this);
-        }
-        throw Errors.badArgument("Not a wrapper for " + iface.getName());
+        return Errors.unwrap(this, iface);
     }
 
     @Override

@@ -209,10 +209,7 @@ final class JdbcResultSetMetaData implements ResultSetMetaData {
 
     @Override
     public <T> T unwrap(Class<T> iface) throws SQLException {
-        if (iface.isInstance(this)) {
-            return iface.cast(this);
-        }
-        throw Errors.badArgument("Not a wrapper for " + iface.getName());
+        return Errors.unwrap(this, iface);
     }
 
     @Override

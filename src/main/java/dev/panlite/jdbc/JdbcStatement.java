@@ -615,10 +615,7 @@ public class JdbcStatement implements Statement {
 
     @Override
     public <T> T unwrap(Class<T> iface) throws SQLException {
-        if (iface.isInstance(this)) {
-            return iface.cast(this);
-        }
-        throw Errors.badArgument("Not a wrapper for " + iface.getName());
+        return Errors.unwrap(this, iface);
     }
 
     @Override
