@@ -117,7 +117,7 @@ public final class JdbcPreparedStatement extends JdbcStatement implements Prepar
             stmt.reset();
             check(stmt.flushBindings());
             db.beforeExecute();
-            generatedKeys = new long[0];
+            generatedKeys = NO_KEYS;
             long count = runToCompletion();
             if (keyLabel != null && count > 0 && SqlText.isInsert(stmt.sql())) {
                 generatedKeys = new long[] {db.lastInsertRowid()};
@@ -206,7 +206,7 @@ public final class JdbcPreparedStatement extends JdbcStatement implements Prepar
                     keys[keyCount++] = db.lastInsertRowid();
                 }
             }
-            generatedKeys = keys == null ? new long[0] : java.util.Arrays.copyOf(keys, keyCount);
+            generatedKeys = keys == null ? NO_KEYS : java.util.Arrays.copyOf(keys, keyCount);
             return counts;
         } finally {
             stmt.clearBatch(); // JDBC: the batch is empty once executeBatch returns, even by an exception

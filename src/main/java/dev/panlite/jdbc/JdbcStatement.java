@@ -41,7 +41,8 @@ public class JdbcStatement implements Statement {
     private int pendingOffset;
     // generated keys of the last execution, when they were asked for
     String generatedKeyLabel;
-    long[] generatedKeys = new long[0];
+    static final long[] NO_KEYS = {};
+    long[] generatedKeys = NO_KEYS;
 
     final int holdability; // CLOSE_CURSORS_AT_COMMIT: the connection closes the result set at commit/rollback
 
@@ -99,7 +100,7 @@ public class JdbcStatement implements Statement {
         closeResult();
         updateCount = -1;
         generatedKeyLabel = keyLabel;
-        generatedKeys = new long[0];
+        generatedKeys = NO_KEYS;
         db.beforeExecute();
         return runFrom(sql, sql.getBytes(StandardCharsets.UTF_8), 0);
     }
