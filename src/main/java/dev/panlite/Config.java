@@ -345,6 +345,11 @@ public final class Config {
         return busyTimeoutMillis;
     }
 
+    /** enable_load_extension: SQL's load_extension() may load extensions. */
+    public boolean loadExtensions() {
+        return Boolean.parseBoolean(get(Setting.ENABLE_LOAD_EXTENSION));
+    }
+
     /**
      * The PRAGMA statements to run right after open, one per PRAGMA setting given, in the order of
      * {@link Setting}'s declaration (page_size before journal_mode, header writes last). Built

@@ -158,6 +158,16 @@ public class PanliteDataSource implements DataSource {
         set(Setting.SHARED_CACHE, value);
     }
 
+    /** @see Setting#ENABLE_LOAD_EXTENSION */
+    public String getEnableLoadExtension() {
+        return get(Setting.ENABLE_LOAD_EXTENSION);
+    }
+
+    /** @see Setting#ENABLE_LOAD_EXTENSION */
+    public void setEnableLoadExtension(String value) {
+        set(Setting.ENABLE_LOAD_EXTENSION, value);
+    }
+
     /** @see Setting#BUSY_TIMEOUT */
     public String getBusyTimeout() {
         return get(Setting.BUSY_TIMEOUT);

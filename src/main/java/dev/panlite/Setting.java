@@ -18,7 +18,7 @@ import java.util.function.UnaryOperator;
  * shared memory), and the two that write the database header come last.
  */
 public enum Setting {
-    // ---- Applied when opening: sqlite3_open_v2 flags and sqlite3_busy_timeout.
+    // ---- Applied when opening: sqlite3_open_v2 flags, extension loading and sqlite3_busy_timeout.
     OPEN_MODE("open_mode", Use.OPEN, Values.openMode(), "6",
             "SQLITE_OPEN_* flags for sqlite3_open_v2 as a decimal integer: 1 READONLY, 2 READWRITE,"
                     + " 4 CREATE, 128 MEMORY, 131072 SHAREDCACHE, 262144 PRIVATECACHE, 16777216 NOFOLLOW;"
@@ -27,6 +27,9 @@ public enum Setting {
     SHARED_CACHE("shared_cache", Use.OPEN, Values.bool(), "false",
             "Open in SQLite's shared-cache mode (SQLITE_OPEN_SHAREDCACHE); the cache= parameter of a"
                     + " file: URI takes precedence."),
+    ENABLE_LOAD_EXTENSION("enable_load_extension", Use.OPEN, Values.bool(), "false",
+            "Let SQL's load_extension() load SQLite extensions from shared libraries"
+                    + " (sqlite3_enable_load_extension). Off by default: it runs native code named in SQL."),
     BUSY_TIMEOUT("busy_timeout", Use.OPEN, Values.range(0, Integer.MAX_VALUE), "3000",
             "Milliseconds to keep retrying while another connection holds a lock, before failing"
                     + " with SQLITE_BUSY (sqlite3_busy_timeout); 0 fails at once."),

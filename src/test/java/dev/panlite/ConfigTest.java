@@ -191,8 +191,8 @@ class ConfigTest {
 
     @Test
     void unknownKeyInProperties() {
-        rejects("jdbc:sqlite:a.db", props("enable_load_extension", "true"), "HY092",
-                "enable_load_extension", "Properties", "journal_mode");
+        rejects("jdbc:sqlite:a.db", props("hexkey_mode", "SSE"), "HY092",
+                "hexkey_mode", "Properties", "journal_mode");
     }
 
     @Test

@@ -75,6 +75,10 @@ public final class Database {
 
     private void configure() throws SQLException {
         Sqlite.busyTimeout(db, config.busyTimeoutMillis());
+        if (config.loadExtensions() && Sqlite.enableLoadExtension(db, true) != Sqlite.OK) {
+            throw ResultCodes.exception(Sqlite.ERROR, "enable_load_extension: this SQLite build cannot load extensions",
+                    null, ResultCodes.Phase.EXECUTE);
+        }
         for (Map.Entry<Integer, Integer> limit : config.limits().entrySet()) {
             Sqlite.limit(db, limit.getKey(), limit.getValue());
         }

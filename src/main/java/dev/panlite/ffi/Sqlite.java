@@ -86,6 +86,8 @@ public final class Sqlite {
             FunctionDescriptor.of(JAVA_INT, ADDRESS), CRITICAL);
     private static final MethodHandle BUSY_TIMEOUT = bind("sqlite3_busy_timeout",
             FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
+    private static final MethodHandle ENABLE_LOAD_EXTENSION = bind("sqlite3_enable_load_extension",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
     private static final MethodHandle LIMIT = bind("sqlite3_limit",
             FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT));
     private static final MethodHandle CHANGES64 = bind("sqlite3_changes64", FunctionDescriptor.of(JAVA_LONG, ADDRESS), CRITICAL);
@@ -279,6 +281,21 @@ public final class Sqlite {
     public static int busyTimeout(long db, int millis) {
         try {
             return (int) BUSY_TIMEOUT.invokeExact(ptr(db), millis);
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    /**
+     * Turns SQL's load_extension() on or off. Returns SQLITE_ERROR when this SQLite
+     * build has no extension loading (SQLITE_OMIT_LOAD_EXTENSION: the function is missing).
+     */
+    public static int enableLoadExtension(long db, boolean on) {
+        if (ENABLE_LOAD_EXTENSION == null) {
+            return ERROR;
+        }
+        try {
+            return (int) ENABLE_LOAD_EXTENSION.invokeExact(ptr(db), on ? 1 : 0);
         } catch (Throwable t) {
             throw fail(t);
         }
