@@ -87,6 +87,33 @@ class LibraryLoadingTest {
     }
 
     @Test
+    void aTooOldSqliteIsRefusedWithItsVersion() throws Exception {
+        // a stand-in library that claims to be SQLite 3.36.0 (sqlite3_changes64 came in 3.37)
+        Path source = dir.resolve("old.c");
+        Files.writeString(source, "int sqlite3_libversion_number(void) { return 3036000; }\n");
+        Path old = dir.resolve("libsqlite3-old.so");
+        Process cc;
+        try {
+            cc = new ProcessBuilder("cc", "-shared", "-fPIC", "-o", old.toString(), source.toString())
+                    .redirectErrorStream(true).start();
+        } catch (IOException noCompiler) {
+            assumeTrue(false, "needs a C compiler");
+            return;
+        }
+        String ccOutput = new String(cc.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(cc.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(0, cc.exitValue(), ccOutput);
+        Map<String, String> r = runChild(old.toString());
+        assertNull(r.get("version"), () -> "connected to a too old SQLite: " + r);
+        assertNull(r.get("unexpected"), () -> "not an SQLException: " + r);
+        String message = r.get("message");
+        assertNotNull(message, r::toString);
+        assertTrue(message.contains("3.36.0"), message);
+        assertTrue(message.contains("3.37 or newer"), message);
+        assertTrue(message.contains(SqliteLibrary.LIBRARY_PROPERTY), message);
+    }
+
+    @Test
     void aCopyOfTheRealLibraryIsUsed() throws Exception {
         Path system = systemLibrary();
         assumeTrue(system != null, "no system libsqlite3 found");

@@ -1,7 +1,11 @@
 package dev.panlite.ffi;
 
 import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
 import java.lang.foreign.SymbolLookup;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,6 +21,10 @@ import java.util.Locale;
 public final class SqliteLibrary {
     /** System property naming another SQLite build (a newer SQLite, SQLCipher, libSQL). */
     public static final String LIBRARY_PROPERTY = "panlite.sqlite.library";
+
+    /** sqlite3_changes64 and sqlite3_total_changes64, which every update count uses, came in 3.37.0. */
+    private static final int MINIMUM_VERSION = 3_037_000;
+    private static final String MINIMUM_VERSION_TEXT = "3.37";
 
     private static final SymbolLookup LOOKUP;
     private static final String LOADED_FROM;
@@ -43,12 +51,35 @@ public final class SqliteLibrary {
                 tried.append("\n  ").append(candidate).append(": ").append(e.getMessage());
             }
         }
+        String install = "Install SQLite " + MINIMUM_VERSION_TEXT + " or newer (Debian/Ubuntu: apt-get install"
+                + " libsqlite3-0; Fedora: dnf install sqlite-libs; macOS ships /usr/lib/libsqlite3.dylib; Windows: put"
+                + " sqlite3.dll on the PATH), or set -D" + LIBRARY_PROPERTY + "=/path/to/libsqlite3 to choose a build.";
+        String error = null;
+        if (lookup == null) {
+            error = "Panlite could not load the SQLite library. Tried:" + tried + "\n" + install;
+        } else {
+            int version = versionNumber(lookup);
+            if (version < MINIMUM_VERSION) {
+                error = "Panlite needs SQLite " + MINIMUM_VERSION_TEXT + " or newer; " + loadedFrom + " is " + version / 1000000
+                        + "." + version / 1000 % 1000 + "." + version % 1000 + ". " + install;
+                lookup = null;
+                loadedFrom = null;
+            }
+        }
         LOOKUP = lookup;
         LOADED_FROM = loadedFrom;
-        LOAD_ERROR = lookup != null ? null : "Panlite could not load the SQLite library. Tried:" + tried
-                + "\nInstall SQLite 3.38 or newer (Debian/Ubuntu: apt-get install libsqlite3-0; Fedora: dnf install sqlite-libs;"
-                + " macOS ships /usr/lib/libsqlite3.dylib; Windows: put sqlite3.dll on the PATH), or set -D"
-                + LIBRARY_PROPERTY + "=/path/to/libsqlite3 to choose a build.";
+        LOAD_ERROR = error;
+    }
+
+    /** sqlite3_libversion_number of the library just found, before any other binding is made. */
+    private static int versionNumber(SymbolLookup lookup) {
+        try {
+            MethodHandle number = Linker.nativeLinker().downcallHandle(
+                    lookup.find("sqlite3_libversion_number").orElseThrow(), FunctionDescriptor.of(ValueLayout.JAVA_INT));
+            return (int) number.invokeExact();
+        } catch (Throwable t) { // an int-returning call with no arguments: only a broken library fails here
+            throw new IllegalStateException("sqlite3_libversion_number failed", t);
+        }
     }
 
     private SqliteLibrary() {}
