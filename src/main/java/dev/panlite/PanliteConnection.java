@@ -19,6 +19,16 @@ public interface PanliteConnection extends Connection {
     /** The version of the SQLite library the driver loaded, e.g. "3.40.1". */
     String sqliteVersion();
 
+    /**
+     * Makes {@code function} callable from SQL on this connection as {@code name} (the incumbent's
+     * {@code org.sqlite.Function.create}). Registering a name again replaces the function.
+     *
+     * @param nArgs number of arguments, or -1 for any number (0..127)
+     * @param deterministic same result for the same arguments: lets SQLite use it in indexes and
+     *     factor calls out
+     */
+    void createFunction(String name, int nArgs, boolean deterministic, SqlFunction function) throws SQLException;
+
     /** How many statements SQLite holds prepared on this connection (cached ones included). */
     int preparedStatementCount() throws SQLException;
 }

@@ -352,6 +352,15 @@ public final class Database {
 
     // ------------------------------------------------------------------ interrupts and timeouts
 
+    /** Registers a Java function callable from SQL on this connection. Lock held. */
+    public void createFunction(String name, int nArgs, boolean deterministic, dev.panlite.ffi.SqlFunctions.Body body)
+            throws SQLException {
+        int rc = scratch.createFunction(db, name, nArgs, deterministic, body);
+        if (rc != Sqlite.OK) {
+            throw error(rc, null, ResultCodes.Phase.EXECUTE);
+        }
+    }
+
     /** sqlite3_interrupt from any thread; does nothing once closed. */
     public void interrupt() {
         synchronized (interruptGuard) {

@@ -86,6 +86,14 @@ public final class Scratch implements AutoCloseable {
         return helperOutTail;
     }
 
+    /**
+     * Registers a Java function callable from SQL on {@code db}; its upcall stub lives in this
+     * connection's memory and is freed with it. Returns SQLite's code.
+     */
+    public int createFunction(long db, String name, int nArgs, boolean deterministic, SqlFunctions.Body body) {
+        return SqlFunctions.register(arena, db, name, nArgs, deterministic, body);
+    }
+
     /** What sqlite3_table_column_metadata says of one column. */
     public record ColumnInfo(String declaredType, String collation, boolean notNull, boolean primaryKey,
             boolean autoincrement) {}

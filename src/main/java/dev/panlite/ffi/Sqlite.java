@@ -151,6 +151,28 @@ public final class Sqlite {
     private static final MethodHandle COLUMN_DATABASE_NAME = bind("sqlite3_column_database_name",
             FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_INT), CRITICAL);
 
+    // --- user-defined functions (called from inside an upcall: short, critical)
+    private static final MethodHandle CREATE_FUNCTION_V2 = bind("sqlite3_create_function_v2",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS));
+    private static final MethodHandle VALUE_TYPE = bind("sqlite3_value_type", FunctionDescriptor.of(JAVA_INT, ADDRESS), CRITICAL);
+    private static final MethodHandle VALUE_INT64 = bind("sqlite3_value_int64", FunctionDescriptor.of(JAVA_LONG, ADDRESS), CRITICAL);
+    private static final MethodHandle VALUE_DOUBLE = bind("sqlite3_value_double",
+            FunctionDescriptor.of(JAVA_DOUBLE, ADDRESS), CRITICAL);
+    private static final MethodHandle VALUE_TEXT = bind("sqlite3_value_text", FunctionDescriptor.of(ADDRESS, ADDRESS), CRITICAL);
+    private static final MethodHandle VALUE_BLOB = bind("sqlite3_value_blob", FunctionDescriptor.of(ADDRESS, ADDRESS), CRITICAL);
+    private static final MethodHandle VALUE_BYTES = bind("sqlite3_value_bytes", FunctionDescriptor.of(JAVA_INT, ADDRESS), CRITICAL);
+    private static final MethodHandle RESULT_NULL = bind("sqlite3_result_null", FunctionDescriptor.ofVoid(ADDRESS), CRITICAL);
+    private static final MethodHandle RESULT_INT64 = bind("sqlite3_result_int64",
+            FunctionDescriptor.ofVoid(ADDRESS, JAVA_LONG), CRITICAL);
+    private static final MethodHandle RESULT_DOUBLE = bind("sqlite3_result_double",
+            FunctionDescriptor.ofVoid(ADDRESS, JAVA_DOUBLE), CRITICAL);
+    private static final MethodHandle RESULT_TEXT = bind("sqlite3_result_text",
+            FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, JAVA_INT, ADDRESS), CRITICAL_HEAP);
+    private static final MethodHandle RESULT_BLOB = bind("sqlite3_result_blob",
+            FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, JAVA_INT, ADDRESS), CRITICAL_HEAP);
+    private static final MethodHandle RESULT_ERROR = bind("sqlite3_result_error",
+            FunctionDescriptor.ofVoid(ADDRESS, ADDRESS, JAVA_INT), CRITICAL_HEAP);
+
     static {
         // Debian's build keeps memory statistics on, which costs every malloc a global mutex;
         // turning them off must happen before the library initialises (first open). If another
@@ -596,6 +618,101 @@ public final class Sqlite {
         }
         try {
             return cString((MemorySegment) COLUMN_DATABASE_NAME.invokeExact(ptr(stmt), column));
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    // ------------------------------------------------------------------ user-defined functions
+
+    static int createFunction(long db, MemorySegment name, int nArgs, int flags, MemorySegment xFunc) {
+        try {
+            return (int) CREATE_FUNCTION_V2.invokeExact(ptr(db), name, nArgs, flags, MemorySegment.NULL, xFunc,
+                    MemorySegment.NULL, MemorySegment.NULL, MemorySegment.NULL);
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    /** An argument of a function call as Long, Double, String, byte[] or null (SQL NULL). */
+    static Object value(MemorySegment value) {
+        try {
+            int type = (int) VALUE_TYPE.invokeExact(value);
+            switch (type) {
+                case INTEGER:
+                    return (long) VALUE_INT64.invokeExact(value);
+                case FLOAT:
+                    return (double) VALUE_DOUBLE.invokeExact(value);
+                case NULL:
+                    return null;
+                case BLOB: {
+                    MemorySegment p = (MemorySegment) VALUE_BLOB.invokeExact(value);
+                    int n = (int) VALUE_BYTES.invokeExact(value);
+                    byte[] out = new byte[n];
+                    if (n > 0) {
+                        MemorySegment.copy(p.reinterpret(n), JAVA_BYTE, 0, out, 0, n);
+                    }
+                    return out;
+                }
+                default: {
+                    MemorySegment p = (MemorySegment) VALUE_TEXT.invokeExact(value);
+                    int n = (int) VALUE_BYTES.invokeExact(value);
+                    byte[] out = new byte[n];
+                    if (n > 0) {
+                        MemorySegment.copy(p.reinterpret(n), JAVA_BYTE, 0, out, 0, n);
+                    }
+                    return new String(out, StandardCharsets.UTF_8);
+                }
+            }
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    static void resultNull(MemorySegment context) {
+        try {
+            RESULT_NULL.invokeExact(context);
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    static void resultLong(MemorySegment context, long value) {
+        try {
+            RESULT_INT64.invokeExact(context, value);
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    static void resultDouble(MemorySegment context, double value) {
+        try {
+            RESULT_DOUBLE.invokeExact(context, value);
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    static void resultText(MemorySegment context, byte[] utf8) {
+        try {
+            RESULT_TEXT.invokeExact(context, MemorySegment.ofArray(utf8), utf8.length, TRANSIENT);
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    static void resultBlob(MemorySegment context, byte[] bytes) {
+        try {
+            RESULT_BLOB.invokeExact(context, MemorySegment.ofArray(bytes), bytes.length, TRANSIENT);
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    /** Makes the statement fail with {@code message} (SQLite copies it). */
+    static void resultError(MemorySegment context, byte[] utf8Message) {
+        try {
+            RESULT_ERROR.invokeExact(context, MemorySegment.ofArray(utf8Message), utf8Message.length);
         } catch (Throwable t) {
             throw fail(t);
         }

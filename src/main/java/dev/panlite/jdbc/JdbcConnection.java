@@ -647,6 +647,23 @@ public final class JdbcConnection implements PanliteConnection {
     }
 
     @Override
+    public void createFunction(String name, int nArgs, boolean deterministic, dev.panlite.SqlFunction function)
+            throws SQLException {
+        if (name == null || name.isBlank() || function == null) {
+            throw Errors.badArgument("A function needs a name and a body");
+        }
+        if (nArgs < -1 || nArgs > 127) {
+            throw Errors.badArgument("nArgs must be -1 (any) or 0..127, not " + nArgs);
+        }
+        lockOpen();
+        try {
+            db.createFunction(name, nArgs, deterministic, function::call);
+        } finally {
+            unlock();
+        }
+    }
+
+    @Override
     public int preparedStatementCount() throws SQLException {
         lockOpen();
         try {

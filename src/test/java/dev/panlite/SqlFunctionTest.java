@@ -1,0 +1,138 @@
+package dev.panlite;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Java functions called from SQL (PanliteConnection.createFunction): FFM upcalls. */
+class SqlFunctionTest {
+    @TempDir
+    Path dir;
+    Connection c;
+    PanliteConnection p;
+
+    @BeforeEach
+    void open() throws SQLException {
+        c = TestDb.open(dir);
+        p = c.unwrap(PanliteConnection.class);
+    }
+
+    @AfterEach
+    void close() throws SQLException {
+        c.close();
+    }
+
+    private Object one(String sql) throws SQLException {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            assertTrue(rs.next());
+            return rs.getObject(1);
+        }
+    }
+
+    @Test
+    void argumentsArriveTypedAndResultsGoBackTyped() throws SQLException {
+        List<Object> seen = new ArrayList<>();
+        p.createFunction("probe", -1, true, args -> {
+            for (Object a : args) {
+                seen.add(a == null ? "NULL" : a);
+            }
+            return args.length == 0 ? null : args[0];
+        });
+        assertEquals(42, one("SELECT probe(42)"));
+        assertEquals(1.5, one("SELECT probe(1.5)"));
+        assertEquals("héllo", one("SELECT probe('héllo')"));
+        assertArrayEquals(new byte[] {1, 2}, (byte[]) one("SELECT probe(x'0102')"));
+        assertNull(one("SELECT probe(NULL)"));
+        assertNull(one("SELECT probe()"));
+        assertEquals(List.of(42L, 1.5, "héllo", "NULL"), seen.stream().filter(o -> !(o instanceof byte[])).toList());
+    }
+
+    @Test
+    void javaValuesMapToSqliteTypes() throws SQLException {
+        p.createFunction("answer", 1, true, args -> switch ((String) args[0]) {
+            case "int" -> 7;
+            case "bool" -> true;
+            case "float" -> 2.5f;
+            case "decimal" -> new java.math.BigDecimal("1.10");
+            case "blob" -> new byte[] {9};
+            default -> java.util.List.of("x");
+        });
+        assertEquals("integer", one("SELECT typeof(answer('int'))"));
+        assertEquals(1, one("SELECT answer('bool')"));
+        assertEquals("real", one("SELECT typeof(answer('float'))"));
+        assertEquals("1.10", one("SELECT answer('decimal')"));
+        assertEquals("blob", one("SELECT typeof(answer('blob'))"));
+        assertEquals("[x]", one("SELECT answer('other')"));
+    }
+
+    @Test
+    void worksInPreparedStatementsOverManyRows() throws SQLException {
+        p.createFunction("twice", 1, true, args -> (Long) args[0] * 2);
+        TestDb.exec(c, "CREATE TABLE n(v INTEGER)",
+                "WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r WHERE i < 10000) INSERT INTO n SELECT i FROM r");
+        try (PreparedStatement ps = c.prepareStatement("SELECT sum(twice(v)) FROM n WHERE v <= ?")) {
+            ps.setInt(1, 10000);
+            try (ResultSet rs = ps.executeQuery()) {
+                assertTrue(rs.next());
+                assertEquals(10000L * 10001, rs.getLong(1));
+            }
+        }
+    }
+
+    @Test
+    void anExceptionFailsTheStatementWithItsMessageAndTheConnectionGoesOn() throws SQLException {
+        p.createFunction("boom", 0, false, args -> {
+            throw new IllegalStateException("kaboom from Java");
+        });
+        SQLException e = assertThrows(SQLException.class, () -> one("SELECT boom()"));
+        assertTrue(e.getMessage().contains("kaboom from Java"), e.getMessage());
+        assertEquals(1, e.getErrorCode());
+        assertEquals(1, one("SELECT 1"));
+    }
+
+    @Test
+    void wrongArgumentCountIsAnSqlError() throws SQLException {
+        p.createFunction("unary", 1, true, args -> args[0]);
+        assertThrows(SQLException.class, () -> one("SELECT unary(1, 2)"));
+    }
+
+    @Test
+    void onlyDeterministicFunctionsGoIntoIndexes() throws SQLException {
+        p.createFunction("det", 1, true, args -> args[0]);
+        p.createFunction("nondet", 1, false, args -> args[0]);
+        TestDb.exec(c, "CREATE TABLE t(x)", "CREATE INDEX t_det ON t(det(x))");
+        assertThrows(SQLException.class, () -> TestDb.exec(c, "CREATE INDEX t_nondet ON t(nondet(x))"));
+    }
+
+    @Test
+    void registeringANameAgainReplacesTheFunction() throws SQLException {
+        p.createFunction("v", 0, true, args -> 1);
+        assertEquals(1, one("SELECT v()"));
+        p.createFunction("v", 0, true, args -> 2);
+        assertEquals(2, one("SELECT v()"));
+    }
+
+    @Test
+    void badArgumentsAndAClosedConnectionAreSqlExceptions() throws SQLException {
+        assertThrows(SQLException.class, () -> p.createFunction(null, 0, true, args -> 1));
+        assertThrows(SQLException.class, () -> p.createFunction("f", 0, true, null));
+        assertThrows(SQLException.class, () -> p.createFunction("f", 200, true, args -> 1));
+        c.close();
+        assertThrows(SQLException.class, () -> p.createFunction("f", 0, true, args -> 1));
+    }
+}
