@@ -29,6 +29,13 @@ public interface PanliteConnection extends Connection {
      */
     void createFunction(String name, int nArgs, boolean deterministic, SqlFunction function) throws SQLException;
 
+    /**
+     * Makes {@code order} a collation of this connection, usable as {@code COLLATE name} in columns,
+     * indexes and {@code ORDER BY} (the incumbent's {@code org.sqlite.Collation.create}). A comparator
+     * that throws sorts the two texts as equal: SQLite gives collations no way to fail.
+     */
+    void createCollation(String name, java.util.Comparator<String> order) throws SQLException;
+
     /** How many statements SQLite holds prepared on this connection (cached ones included). */
     int preparedStatementCount() throws SQLException;
 }

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Java functions called from SQL (PanliteConnection.createFunction): FFM upcalls. */
+/** Java functions and collations called from SQL (PanliteConnection.createFunction/createCollation): FFM upcalls. */
 class SqlFunctionTest {
     @TempDir
     Path dir;
@@ -134,5 +134,44 @@ class SqlFunctionTest {
         assertThrows(SQLException.class, () -> p.createFunction("f", 200, true, args -> 1));
         c.close();
         assertThrows(SQLException.class, () -> p.createFunction("f", 0, true, args -> 1));
+    }
+
+    private List<String> ordered(String sql) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            while (rs.next()) {
+                out.add(rs.getString(1));
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void aCollationOrdersByTheJavaComparator() throws SQLException {
+        p.createCollation("by_length", java.util.Comparator.comparingInt(String::length)
+                .thenComparing(java.util.Comparator.naturalOrder()));
+        TestDb.exec(c, "CREATE TABLE w(x TEXT)", "INSERT INTO w VALUES ('ccc'), ('a'), ('éé'), ('bb'), ('')");
+        assertEquals(List.of("", "a", "bb", "éé", "ccc"), ordered("SELECT x FROM w ORDER BY x COLLATE by_length"));
+        TestDb.exec(c, "CREATE TABLE v(x TEXT COLLATE by_length)", "INSERT INTO v SELECT x FROM w",
+                "CREATE INDEX v_x ON v(x)");
+        assertEquals(List.of("bb", "éé", "ccc"), ordered("SELECT x FROM v WHERE x > 'a' ORDER BY x"));
+    }
+
+    @Test
+    void aThrowingComparatorSortsAsEqualAndNothingBreaks() throws SQLException {
+        p.createCollation("broken", (a, b) -> {
+            throw new IllegalStateException("no");
+        });
+        TestDb.exec(c, "CREATE TABLE w(x TEXT)", "INSERT INTO w VALUES ('b'), ('a')");
+        assertEquals(2, ordered("SELECT x FROM w ORDER BY x COLLATE broken").size());
+        assertEquals(1, one("SELECT 1"));
+    }
+
+    @Test
+    void collationArgumentsAreChecked() throws SQLException {
+        assertThrows(SQLException.class, () -> p.createCollation(null, String::compareTo));
+        assertThrows(SQLException.class, () -> p.createCollation("c", null));
+        c.close();
+        assertThrows(SQLException.class, () -> p.createCollation("c", String::compareTo));
     }
 }

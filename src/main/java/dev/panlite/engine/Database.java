@@ -361,6 +361,14 @@ public final class Database {
         }
     }
 
+    /** Registers a collation (a Java comparator of texts) on this connection. Lock held. */
+    public void createCollation(String name, java.util.Comparator<String> order) throws SQLException {
+        int rc = scratch.createCollation(db, name, order);
+        if (rc != Sqlite.OK) {
+            throw error(rc, null, ResultCodes.Phase.EXECUTE);
+        }
+    }
+
     /** sqlite3_interrupt from any thread; does nothing once closed. */
     public void interrupt() {
         synchronized (interruptGuard) {

@@ -94,6 +94,11 @@ public final class Scratch implements AutoCloseable {
         return SqlFunctions.register(arena, db, name, nArgs, deterministic, body);
     }
 
+    /** Registers a collation on {@code db}; its upcall stub lives in this connection's memory. Returns SQLite's code. */
+    public int createCollation(long db, String name, java.util.Comparator<String> order) {
+        return SqlFunctions.registerCollation(arena, db, name, order);
+    }
+
     /** What sqlite3_table_column_metadata says of one column. */
     public record ColumnInfo(String declaredType, String collation, boolean notNull, boolean primaryKey,
             boolean autoincrement) {}

@@ -14,9 +14,10 @@ import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Java functions that SQL can call: each is an FFM upcall stub, registered with
- * sqlite3_create_function_v2 and allocated in the connection's arena, so it lives exactly as long
- * as the connection. SQLite calls it on the thread that is stepping the statement.
+ * Java code that SQL calls: functions (sqlite3_create_function_v2) and collations
+ * (sqlite3_create_collation_v2). Each is an FFM upcall stub allocated in the connection's arena,
+ * so it lives exactly as long as the connection. SQLite calls it on the thread that is stepping
+ * the statement.
  */
 public final class SqlFunctions {
     /** The body of a function: arguments as Long, Double, String, byte[] or null; returns a value or null. */
@@ -28,12 +29,17 @@ public final class SqlFunctions {
     private static final int SQLITE_UTF8 = 1;
     private static final int SQLITE_DETERMINISTIC = 0x800;
     private static final FunctionDescriptor X_FUNC = FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT, ADDRESS);
+    private static final FunctionDescriptor X_COMPARE = FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS,
+            JAVA_INT, ADDRESS);
     private static final MethodHandle INVOKE;
+    private static final MethodHandle COMPARE;
 
     static {
         try {
             INVOKE = MethodHandles.lookup().findVirtual(Call.class, "invoke",
                     MethodType.methodType(void.class, MemorySegment.class, int.class, MemorySegment.class));
+            COMPARE = MethodHandles.lookup().findVirtual(Compare.class, "compare", MethodType.methodType(int.class,
+                    MemorySegment.class, int.class, MemorySegment.class, int.class, MemorySegment.class));
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -46,6 +52,30 @@ public final class SqlFunctions {
         MemorySegment stub = Linker.nativeLinker().upcallStub(INVOKE.bindTo(new Call(body)), X_FUNC, arena);
         int flags = SQLITE_UTF8 | (deterministic ? SQLITE_DETERMINISTIC : 0);
         return Sqlite.createFunction(db, arena.allocateFrom(name, StandardCharsets.UTF_8), nArgs, flags, stub);
+    }
+
+    /** Registers {@code order} as collation {@code name}: {@code ORDER BY x COLLATE name}, {@code COLLATE} in columns. */
+    static int registerCollation(Arena arena, long db, String name, java.util.Comparator<String> order) {
+        MemorySegment stub = Linker.nativeLinker().upcallStub(COMPARE.bindTo(new Compare(order)), X_COMPARE, arena);
+        return Sqlite.createCollation(db, arena.allocateFrom(name, StandardCharsets.UTF_8), stub);
+    }
+
+    /** One registered collation: SQLite hands two UTF-8 texts with their lengths. */
+    private record Compare(java.util.Comparator<String> order) {
+        @SuppressWarnings("unused") // called by SQLite through the upcall stub
+        int compare(MemorySegment unused, int leftLength, MemorySegment left, int rightLength, MemorySegment right) {
+            // a collation has no way to report an error: a failing comparator sorts its values as equal
+            try {
+                return Integer.signum(order.compare(text(left, leftLength), text(right, rightLength)));
+            } catch (Throwable t) {
+                return 0;
+            }
+        }
+
+        private static String text(MemorySegment p, int length) {
+            return length == 0 ? "" : new String(p.reinterpret(length).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE),
+                    StandardCharsets.UTF_8);
+        }
     }
 
     /** One registered function: converts the arguments, runs the body, hands SQLite the result. */

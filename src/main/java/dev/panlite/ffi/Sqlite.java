@@ -154,6 +154,8 @@ public final class Sqlite {
     // --- user-defined functions (called from inside an upcall: short, critical)
     private static final MethodHandle CREATE_FUNCTION_V2 = bind("sqlite3_create_function_v2",
             FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS));
+    private static final MethodHandle CREATE_COLLATION_V2 = bind("sqlite3_create_collation_v2",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
     private static final MethodHandle VALUE_TYPE = bind("sqlite3_value_type", FunctionDescriptor.of(JAVA_INT, ADDRESS), CRITICAL);
     private static final MethodHandle VALUE_INT64 = bind("sqlite3_value_int64", FunctionDescriptor.of(JAVA_LONG, ADDRESS), CRITICAL);
     private static final MethodHandle VALUE_DOUBLE = bind("sqlite3_value_double",
@@ -629,6 +631,15 @@ public final class Sqlite {
         try {
             return (int) CREATE_FUNCTION_V2.invokeExact(ptr(db), name, nArgs, flags, MemorySegment.NULL, xFunc,
                     MemorySegment.NULL, MemorySegment.NULL, MemorySegment.NULL);
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    static int createCollation(long db, MemorySegment name, MemorySegment xCompare) {
+        try {
+            return (int) CREATE_COLLATION_V2.invokeExact(ptr(db), name, 1 /* SQLITE_UTF8 */, MemorySegment.NULL,
+                    xCompare, MemorySegment.NULL);
         } catch (Throwable t) {
             throw fail(t);
         }

@@ -664,6 +664,19 @@ public final class JdbcConnection implements PanliteConnection {
     }
 
     @Override
+    public void createCollation(String name, java.util.Comparator<String> order) throws SQLException {
+        if (name == null || name.isBlank() || order == null) {
+            throw Errors.badArgument("A collation needs a name and a comparator");
+        }
+        lockOpen();
+        try {
+            db.createCollation(name, order);
+        } finally {
+            unlock();
+        }
+    }
+
+    @Override
     public int preparedStatementCount() throws SQLException {
         lockOpen();
         try {
