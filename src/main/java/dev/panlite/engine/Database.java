@@ -361,6 +361,18 @@ public final class Database {
         }
     }
 
+    /**
+     * The incumbent's {@code backup to FILE} / {@code restore from FILE}: SQLite's online backup of
+     * schema {@code schema} into the file, or from it. Lock held.
+     */
+    public void backup(String schema, String file, boolean restore) throws SQLException {
+        Scratch.Copied copied = Scratch.backup(db, schema, file, restore, config.busyTimeoutMillis());
+        if (copied.rc() != Sqlite.OK) {
+            throw ResultCodes.exception(copied.rc(), copied.message() + " (" + (restore ? "restore from '" : "backup to '")
+                    + file + "')", null, ResultCodes.Phase.EXECUTE);
+        }
+    }
+
     /** Registers a collation (a Java comparator of texts) on this connection. Lock held. */
     public void createCollation(String name, java.util.Comparator<String> order) throws SQLException {
         int rc = scratch.createCollation(db, name, order);

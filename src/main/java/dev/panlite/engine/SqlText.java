@@ -35,6 +35,33 @@ public final class SqlText {
         return sql.substring(start, i).toUpperCase(Locale.ROOT);
     }
 
+    /**
+     * The incumbent's commands that are not SQL: {@code backup [schema] to FILE} and
+     * {@code restore [schema] from FILE}. Null for anything else, else {schema, file, "backup"|"restore"}.
+     * Checks one character first: ordinary SQL pays nothing.
+     */
+    public static String[] backupCommand(String sql) {
+        int i = 0;
+        while (i < sql.length() && Character.isWhitespace(sql.charAt(i))) {
+            i++;
+        }
+        if (i == sql.length() || "bBrR".indexOf(sql.charAt(i)) < 0) {
+            return null;
+        }
+        java.util.regex.Matcher m = BACKUP.matcher(sql);
+        if (!m.matches() || m.group(1).equalsIgnoreCase("backup") != m.group(3).equalsIgnoreCase("to")) {
+            return null; // backup ... to, restore ... from
+        }
+        String file = m.group(4);
+        if (file.length() >= 2 && (file.startsWith("'") && file.endsWith("'") || file.startsWith("\"") && file.endsWith("\""))) {
+            file = file.substring(1, file.length() - 1);
+        }
+        return new String[] {m.group(2) == null ? "main" : m.group(2), file, m.group(1).toLowerCase(Locale.ROOT)};
+    }
+
+    private static final java.util.regex.Pattern BACKUP = java.util.regex.Pattern.compile(
+            "(?is)\\s*(backup|restore)\\s+(?:(\\w+)\\s+)?(to|from)\\s+(.+?)\\s*;?\\s*");
+
     /** A WITH clause leads a data-changing statement when one of these keywords follows it. */
     private static boolean cteLeadsAChange(String sql) {
         String upper = sql.toUpperCase(Locale.ROOT);

@@ -99,6 +99,54 @@ public final class Scratch implements AutoCloseable {
         return SqlFunctions.registerCollation(arena, db, name, order);
     }
 
+    /** The outcome of {@link #backup}: SQLite's code and, on failure, its message. */
+    public record Copied(int rc, String message) {}
+
+    /**
+     * Copies schema {@code schema} of {@code db} into the database file {@code file} (or, with
+     * {@code restore}, the file into the schema) with SQLite's online backup, all pages in one step;
+     * retries while the source is busy, up to {@code busyMillis}.
+     */
+    public static Copied backup(long db, String schema, String file, boolean restore, int busyMillis) {
+        int flags = restore ? Sqlite.OPEN_READONLY : Sqlite.OPEN_READWRITE | Sqlite.OPEN_CREATE;
+        Opened other = open(file, flags | Sqlite.OPEN_NOMUTEX | Sqlite.OPEN_EXRESCODE);
+        try (Arena call = Arena.ofConfined()) {
+            if (other.rc() != Sqlite.OK) {
+                return new Copied(other.rc(), other.db() == 0 ? Sqlite.errstr(other.rc()) : Sqlite.errmsg(other.db()));
+            }
+            long dest = restore ? db : other.db();
+            long src = restore ? other.db() : db;
+            MemorySegment destName = call.allocateFrom(restore ? schema : "main", StandardCharsets.UTF_8);
+            MemorySegment srcName = call.allocateFrom(restore ? "main" : schema, StandardCharsets.UTF_8);
+            long backup = Sqlite.backupInit(dest, destName, src, srcName);
+            if (backup == 0) {
+                return new Copied(Sqlite.extendedErrcode(dest), Sqlite.errmsg(dest));
+            }
+            int rc;
+            long deadline = System.nanoTime() + busyMillis * 1_000_000L;
+            while ((rc = Sqlite.backupStep(backup, -1)) == Sqlite.BUSY || (rc & 0xff) == Sqlite.LOCKED) {
+                if (System.nanoTime() > deadline) {
+                    break;
+                }
+                try {
+                    Thread.sleep(20);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
+            }
+            int finish = Sqlite.backupFinish(backup);
+            if (rc != Sqlite.DONE) {
+                return new Copied(rc, Sqlite.errstr(rc));
+            }
+            return new Copied(finish, finish == Sqlite.OK ? null : Sqlite.errmsg(dest));
+        } finally {
+            if (other.db() != 0) {
+                Sqlite.closeV2(other.db());
+            }
+        }
+    }
+
     /** What sqlite3_table_column_metadata says of one column. */
     public record ColumnInfo(String declaredType, String collation, boolean notNull, boolean primaryKey,
             boolean autoincrement) {}

@@ -151,6 +151,12 @@ public final class Sqlite {
     private static final MethodHandle COLUMN_DATABASE_NAME = bind("sqlite3_column_database_name",
             FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_INT), CRITICAL);
 
+    // --- online backup (does I/O and takes locks: never critical)
+    private static final MethodHandle BACKUP_INIT = bind("sqlite3_backup_init",
+            FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS));
+    private static final MethodHandle BACKUP_STEP = bind("sqlite3_backup_step", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
+    private static final MethodHandle BACKUP_FINISH = bind("sqlite3_backup_finish", FunctionDescriptor.of(JAVA_INT, ADDRESS));
+
     // --- user-defined functions (called from inside an upcall: short, critical)
     private static final MethodHandle CREATE_FUNCTION_V2 = bind("sqlite3_create_function_v2",
             FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS));
@@ -620,6 +626,33 @@ public final class Sqlite {
         }
         try {
             return cString((MemorySegment) COLUMN_DATABASE_NAME.invokeExact(ptr(stmt), column));
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    // ------------------------------------------------------------------ online backup
+
+    /** A backup of {@code srcName} on {@code src} into {@code destName} on {@code dest}; 0 on error (read dest's errmsg). */
+    static long backupInit(long dest, MemorySegment destName, long src, MemorySegment srcName) {
+        try {
+            return ((MemorySegment) BACKUP_INIT.invokeExact(ptr(dest), destName, ptr(src), srcName)).address();
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    static int backupStep(long backup, int pages) {
+        try {
+            return (int) BACKUP_STEP.invokeExact(ptr(backup), pages);
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    static int backupFinish(long backup) {
+        try {
+            return (int) BACKUP_FINISH.invokeExact(ptr(backup));
         } catch (Throwable t) {
             throw fail(t);
         }

@@ -101,6 +101,12 @@ public class JdbcStatement implements Statement {
         updateCount = -1;
         generatedKeyLabel = keyLabel;
         generatedKeys = NO_KEYS;
+        String[] backup = SqlText.backupCommand(sql);
+        if (backup != null) { // the incumbent's "backup to FILE" / "restore from FILE"
+            db.backup(backup[0], backup[1], backup[2].equals("restore"));
+            updateCount = 0;
+            return false;
+        }
         db.beforeExecute();
         return runFrom(sql, sql.getBytes(StandardCharsets.UTF_8), 0);
     }
