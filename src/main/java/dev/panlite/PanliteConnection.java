@@ -30,6 +30,15 @@ public interface PanliteConnection extends Connection {
     void createFunction(String name, int nArgs, boolean deterministic, SqlFunction function) throws SQLException;
 
     /**
+     * Makes an aggregate function callable from SQL as {@code name}: {@code factory} supplies one
+     * {@link SqlAggregate} per group (the incumbent's {@code Function.Aggregate}).
+     *
+     * @param nArgs number of arguments, or -1 for any number (0..127)
+     */
+    void createAggregate(String name, int nArgs, boolean deterministic,
+            java.util.function.Supplier<? extends SqlAggregate> factory) throws SQLException;
+
+    /**
      * Makes {@code order} a collation of this connection, usable as {@code COLLATE name} in columns,
      * indexes and {@code ORDER BY} (the incumbent's {@code org.sqlite.Collation.create}). A comparator
      * that throws sorts the two texts as equal: SQLite gives collations no way to fail.

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Java functions and collations called from SQL (PanliteConnection.createFunction/createCollation): FFM upcalls. */
+/** Java functions, aggregates and collations called from SQL (PanliteConnection.create*): FFM upcalls. */
 class SqlFunctionTest {
     @TempDir
     Path dir;
@@ -173,5 +173,53 @@ class SqlFunctionTest {
         assertThrows(SQLException.class, () -> p.createCollation("c", null));
         c.close();
         assertThrows(SQLException.class, () -> p.createCollation("c", String::compareTo));
+    }
+
+    /** A Java aggregate: the product of its arguments per group. */
+    static final class Product implements SqlAggregate {
+        long product = 1;
+        int rows;
+
+        @Override
+        public void step(Object[] args) {
+            product *= (Long) args[0];
+            rows++;
+        }
+
+        @Override
+        public Object finish() {
+            return rows == 0 ? null : product;
+        }
+    }
+
+    @Test
+    void anAggregateGetsOneInstancePerGroup() throws SQLException {
+        p.createAggregate("product", 1, true, Product::new);
+        TestDb.exec(c, "CREATE TABLE g(k TEXT, v INTEGER)",
+                "INSERT INTO g VALUES ('a', 2), ('a', 3), ('b', 5), ('b', 7), ('b', 11)");
+        assertEquals(List.of("a=6", "b=385"),
+                ordered("SELECT k || '=' || product(v) FROM g GROUP BY k ORDER BY k"));
+        assertEquals(2310L, ((Number) one("SELECT product(v) FROM g")).longValue());
+        assertNull(one("SELECT product(v) FROM g WHERE 0"), "no rows: finish of a fresh instance");
+    }
+
+    @Test
+    void anAggregateThatThrowsFailsTheStatement() throws SQLException {
+        p.createAggregate("fails", 1, false, () -> new SqlAggregate() {
+            @Override
+            public void step(Object[] args) {
+                throw new IllegalArgumentException("bad row " + args[0]);
+            }
+
+            @Override
+            public Object finish() {
+                return 0;
+            }
+        });
+        TestDb.exec(c, "CREATE TABLE g(v)", "INSERT INTO g VALUES (1)");
+        SQLException e = assertThrows(SQLException.class, () -> one("SELECT fails(v) FROM g"));
+        assertTrue(e.getMessage().contains("bad row 1"), e.getMessage());
+        p.createAggregate("product", 1, true, Product::new);
+        assertEquals(1, ((Number) one("SELECT product(v) FROM g")).intValue(), "the connection goes on");
     }
 }

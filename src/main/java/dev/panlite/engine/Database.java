@@ -373,6 +373,15 @@ public final class Database {
         }
     }
 
+    /** Registers a Java aggregate function callable from SQL on this connection. Lock held. */
+    public void createAggregate(String name, int nArgs, boolean deterministic,
+            java.util.function.Supplier<? extends dev.panlite.ffi.SqlFunctions.Accumulator> factory) throws SQLException {
+        int rc = scratch.createAggregate(db, name, nArgs, deterministic, factory);
+        if (rc != Sqlite.OK) {
+            throw error(rc, null, ResultCodes.Phase.EXECUTE);
+        }
+    }
+
     /** Registers a collation (a Java comparator of texts) on this connection. Lock held. */
     public void createCollation(String name, java.util.Comparator<String> order) throws SQLException {
         int rc = scratch.createCollation(db, name, order);

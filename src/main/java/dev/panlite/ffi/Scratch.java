@@ -94,6 +94,12 @@ public final class Scratch implements AutoCloseable {
         return SqlFunctions.register(arena, db, name, nArgs, deterministic, body);
     }
 
+    /** Registers an aggregate function on {@code db}; its upcall stubs live in this connection's memory. */
+    public int createAggregate(long db, String name, int nArgs, boolean deterministic,
+            java.util.function.Supplier<? extends SqlFunctions.Accumulator> factory) {
+        return SqlFunctions.registerAggregate(arena, db, name, nArgs, deterministic, factory);
+    }
+
     /** Registers a collation on {@code db}; its upcall stub lives in this connection's memory. Returns SQLite's code. */
     public int createCollation(long db, String name, java.util.Comparator<String> order) {
         return SqlFunctions.registerCollation(arena, db, name, order);

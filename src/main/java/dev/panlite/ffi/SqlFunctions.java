@@ -29,10 +29,13 @@ public final class SqlFunctions {
     private static final int SQLITE_UTF8 = 1;
     private static final int SQLITE_DETERMINISTIC = 0x800;
     private static final FunctionDescriptor X_FUNC = FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT, ADDRESS);
+    private static final FunctionDescriptor X_FINAL = FunctionDescriptor.ofVoid(ADDRESS);
     private static final FunctionDescriptor X_COMPARE = FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS,
             JAVA_INT, ADDRESS);
     private static final MethodHandle INVOKE;
     private static final MethodHandle COMPARE;
+    private static final MethodHandle STEP;
+    private static final MethodHandle FINISH;
 
     static {
         try {
@@ -40,6 +43,10 @@ public final class SqlFunctions {
                     MethodType.methodType(void.class, MemorySegment.class, int.class, MemorySegment.class));
             COMPARE = MethodHandles.lookup().findVirtual(Compare.class, "compare", MethodType.methodType(int.class,
                     MemorySegment.class, int.class, MemorySegment.class, int.class, MemorySegment.class));
+            STEP = MethodHandles.lookup().findVirtual(Groups.class, "step",
+                    MethodType.methodType(void.class, MemorySegment.class, int.class, MemorySegment.class));
+            FINISH = MethodHandles.lookup().findVirtual(Groups.class, "finish",
+                    MethodType.methodType(void.class, MemorySegment.class));
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -51,7 +58,113 @@ public final class SqlFunctions {
     static int register(Arena arena, long db, String name, int nArgs, boolean deterministic, Body body) {
         MemorySegment stub = Linker.nativeLinker().upcallStub(INVOKE.bindTo(new Call(body)), X_FUNC, arena);
         int flags = SQLITE_UTF8 | (deterministic ? SQLITE_DETERMINISTIC : 0);
-        return Sqlite.createFunction(db, arena.allocateFrom(name, StandardCharsets.UTF_8), nArgs, flags, stub);
+        return Sqlite.createFunction(db, arena.allocateFrom(name, StandardCharsets.UTF_8), nArgs, flags, stub,
+                MemorySegment.NULL, MemorySegment.NULL);
+    }
+
+    /** An aggregate: a fresh accumulator per group, fed every row, asked for the result at the end. */
+    public interface Accumulator {
+        void step(Object[] args) throws Exception;
+
+        Object finish() throws Exception;
+    }
+
+    /** Registers an aggregate function; {@code factory} makes one accumulator per group. */
+    static int registerAggregate(Arena arena, long db, String name, int nArgs, boolean deterministic,
+            java.util.function.Supplier<? extends Accumulator> factory) {
+        Groups groups = new Groups(factory);
+        MemorySegment step = Linker.nativeLinker().upcallStub(STEP.bindTo(groups), X_FUNC, arena);
+        MemorySegment finish = Linker.nativeLinker().upcallStub(FINISH.bindTo(groups), X_FINAL, arena);
+        int flags = SQLITE_UTF8 | (deterministic ? SQLITE_DETERMINISTIC : 0);
+        return Sqlite.createFunction(db, arena.allocateFrom(name, StandardCharsets.UTF_8), nArgs, flags,
+                MemorySegment.NULL, step, finish);
+    }
+
+    /**
+     * The live groups of one aggregate. SQLite gives each group 8 bytes of memory
+     * (sqlite3_aggregate_context); they hold the key of the group's accumulator here. SQLite calls
+     * xFinal for every group, also when a statement is reset early, so the map empties itself.
+     * Used under the connection's lock only.
+     */
+    private static final class Groups {
+        private final java.util.function.Supplier<? extends Accumulator> factory;
+        private final java.util.Map<Long, Accumulator> live = new java.util.HashMap<>();
+        private long nextKey = 1;
+
+        Groups(java.util.function.Supplier<? extends Accumulator> factory) {
+            this.factory = factory;
+        }
+
+        @SuppressWarnings("unused") // called by SQLite through the upcall stub
+        void step(MemorySegment context, int argc, MemorySegment argv) {
+            try {
+                MemorySegment slot = Sqlite.aggregateContext(context, Long.BYTES);
+                if (slot.address() == 0) {
+                    Sqlite.resultError(context, "out of memory".getBytes(StandardCharsets.UTF_8));
+                    return;
+                }
+                slot = slot.reinterpret(Long.BYTES);
+                long key = slot.get(java.lang.foreign.ValueLayout.JAVA_LONG, 0);
+                Accumulator accumulator = live.get(key);
+                if (key == 0 || accumulator == null) {
+                    key = nextKey++;
+                    accumulator = factory.get();
+                    live.put(key, accumulator);
+                    slot.set(java.lang.foreign.ValueLayout.JAVA_LONG, 0, key);
+                }
+                accumulator.step(arguments(argc, argv));
+            } catch (Throwable t) {
+                reportError(context, t);
+            }
+        }
+
+        @SuppressWarnings("unused") // called by SQLite through the upcall stub
+        void finish(MemorySegment context) {
+            try {
+                MemorySegment slot = Sqlite.aggregateContext(context, 0); // NULL: no row reached this group
+                Accumulator accumulator = slot.address() == 0 ? null
+                        : live.remove(slot.reinterpret(Long.BYTES).get(java.lang.foreign.ValueLayout.JAVA_LONG, 0));
+                setResult(context, (accumulator != null ? accumulator : factory.get()).finish());
+            } catch (Throwable t) {
+                reportError(context, t);
+            }
+        }
+    }
+
+    private static Object[] arguments(int argc, MemorySegment argv) {
+        Object[] args = new Object[argc];
+        MemorySegment values = argv.reinterpret(argc * ADDRESS.byteSize());
+        for (int i = 0; i < argc; i++) {
+            args[i] = Sqlite.value(values.getAtIndex(ADDRESS, i));
+        }
+        return args;
+    }
+
+    /** Hands SQLite a Java value as the function's result, by its type. */
+    private static void setResult(MemorySegment context, Object value) {
+        switch (value) {
+            case null -> Sqlite.resultNull(context);
+            case Long l -> Sqlite.resultLong(context, l);
+            case Integer i -> Sqlite.resultLong(context, i);
+            case Short s -> Sqlite.resultLong(context, s);
+            case Byte b -> Sqlite.resultLong(context, b);
+            case Boolean b -> Sqlite.resultLong(context, b ? 1 : 0);
+            case Double d -> Sqlite.resultDouble(context, d);
+            case Float f -> Sqlite.resultDouble(context, f);
+            case BigDecimal d -> Sqlite.resultText(context, d.toPlainString().getBytes(StandardCharsets.UTF_8));
+            case byte[] b -> Sqlite.resultBlob(context, b);
+            default -> Sqlite.resultText(context, value.toString().getBytes(StandardCharsets.UTF_8));
+        }
+    }
+
+    /** Nothing may be thrown back into C (the JVM would stop): a failure becomes the statement's error. */
+    private static void reportError(MemorySegment context, Throwable t) {
+        String message = t.getMessage() != null ? t.getMessage() : t.toString();
+        try {
+            Sqlite.resultError(context, message.getBytes(StandardCharsets.UTF_8));
+        } catch (Throwable reportingFailed) {
+            // nothing is left to tell SQLite with; returning without a result gives SQL NULL
+        }
     }
 
     /** Registers {@code order} as collation {@code name}: {@code ORDER BY x COLLATE name}, {@code COLLATE} in columns. */
@@ -82,37 +195,10 @@ public final class SqlFunctions {
     private record Call(Body body) {
         @SuppressWarnings("unused") // called by SQLite through the upcall stub
         void invoke(MemorySegment context, int argc, MemorySegment argv) {
-            // Nothing may be thrown back into C (the JVM would stop): every failure becomes the statement's error.
             try {
-                Object[] args = new Object[argc];
-                MemorySegment values = argv.reinterpret(argc * ADDRESS.byteSize());
-                for (int i = 0; i < argc; i++) {
-                    args[i] = Sqlite.value(values.getAtIndex(ADDRESS, i));
-                }
-                setResult(context, body.apply(args));
+                setResult(context, body.apply(arguments(argc, argv)));
             } catch (Throwable t) {
-                String message = t.getMessage() != null ? t.getMessage() : t.toString();
-                try {
-                    Sqlite.resultError(context, message.getBytes(StandardCharsets.UTF_8));
-                } catch (Throwable reportingFailed) {
-                    // nothing is left to tell SQLite with; returning without a result gives SQL NULL
-                }
-            }
-        }
-
-        private static void setResult(MemorySegment context, Object value) {
-            switch (value) {
-                case null -> Sqlite.resultNull(context);
-                case Long l -> Sqlite.resultLong(context, l);
-                case Integer i -> Sqlite.resultLong(context, i);
-                case Short s -> Sqlite.resultLong(context, s);
-                case Byte b -> Sqlite.resultLong(context, b);
-                case Boolean b -> Sqlite.resultLong(context, b ? 1 : 0);
-                case Double d -> Sqlite.resultDouble(context, d);
-                case Float f -> Sqlite.resultDouble(context, f);
-                case BigDecimal d -> Sqlite.resultText(context, d.toPlainString().getBytes(StandardCharsets.UTF_8));
-                case byte[] b -> Sqlite.resultBlob(context, b);
-                default -> Sqlite.resultText(context, value.toString().getBytes(StandardCharsets.UTF_8));
+                reportError(context, t);
             }
         }
     }

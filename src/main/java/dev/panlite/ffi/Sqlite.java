@@ -162,6 +162,8 @@ public final class Sqlite {
             FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS));
     private static final MethodHandle CREATE_COLLATION_V2 = bind("sqlite3_create_collation_v2",
             FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
+    private static final MethodHandle AGGREGATE_CONTEXT = bind("sqlite3_aggregate_context",
+            FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_INT), CRITICAL);
     private static final MethodHandle VALUE_TYPE = bind("sqlite3_value_type", FunctionDescriptor.of(JAVA_INT, ADDRESS), CRITICAL);
     private static final MethodHandle VALUE_INT64 = bind("sqlite3_value_int64", FunctionDescriptor.of(JAVA_LONG, ADDRESS), CRITICAL);
     private static final MethodHandle VALUE_DOUBLE = bind("sqlite3_value_double",
@@ -660,10 +662,24 @@ public final class Sqlite {
 
     // ------------------------------------------------------------------ user-defined functions
 
-    static int createFunction(long db, MemorySegment name, int nArgs, int flags, MemorySegment xFunc) {
+    /** A scalar function ({@code xFunc}) or an aggregate ({@code xStep} and {@code xFinal}); the others NULL. */
+    static int createFunction(long db, MemorySegment name, int nArgs, int flags, MemorySegment xFunc,
+            MemorySegment xStep, MemorySegment xFinal) {
         try {
-            return (int) CREATE_FUNCTION_V2.invokeExact(ptr(db), name, nArgs, flags, MemorySegment.NULL, xFunc,
-                    MemorySegment.NULL, MemorySegment.NULL, MemorySegment.NULL);
+            return (int) CREATE_FUNCTION_V2.invokeExact(ptr(db), name, nArgs, flags, MemorySegment.NULL, xFunc, xStep,
+                    xFinal, MemorySegment.NULL);
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    /**
+     * The aggregate's per-group memory: {@code bytes} zeroed bytes on the first call for a group,
+     * the same memory afterwards; with 0, NULL when no step ran for the group.
+     */
+    static MemorySegment aggregateContext(MemorySegment context, int bytes) {
+        try {
+            return (MemorySegment) AGGREGATE_CONTEXT.invokeExact(context, bytes);
         } catch (Throwable t) {
             throw fail(t);
         }

@@ -649,17 +649,46 @@ public final class JdbcConnection implements PanliteConnection {
     @Override
     public void createFunction(String name, int nArgs, boolean deterministic, dev.panlite.SqlFunction function)
             throws SQLException {
-        if (name == null || name.isBlank() || function == null) {
-            throw Errors.badArgument("A function needs a name and a body");
-        }
-        if (nArgs < -1 || nArgs > 127) {
-            throw Errors.badArgument("nArgs must be -1 (any) or 0..127, not " + nArgs);
-        }
+        checkFunction(name, nArgs, function);
         lockOpen();
         try {
             db.createFunction(name, nArgs, deterministic, function::call);
         } finally {
             unlock();
+        }
+    }
+
+    @Override
+    public void createAggregate(String name, int nArgs, boolean deterministic,
+            java.util.function.Supplier<? extends dev.panlite.SqlAggregate> factory) throws SQLException {
+        checkFunction(name, nArgs, factory);
+        lockOpen();
+        try {
+            db.createAggregate(name, nArgs, deterministic, () -> {
+                dev.panlite.SqlAggregate aggregate = factory.get();
+                return new dev.panlite.ffi.SqlFunctions.Accumulator() {
+                    @Override
+                    public void step(Object[] args) throws Exception {
+                        aggregate.step(args);
+                    }
+
+                    @Override
+                    public Object finish() throws Exception {
+                        return aggregate.finish();
+                    }
+                };
+            });
+        } finally {
+            unlock();
+        }
+    }
+
+    private static void checkFunction(String name, int nArgs, Object body) throws SQLException {
+        if (name == null || name.isBlank() || body == null) {
+            throw Errors.badArgument("A function needs a name and a body");
+        }
+        if (nArgs < -1 || nArgs > 127) {
+            throw Errors.badArgument("nArgs must be -1 (any) or 0..127, not " + nArgs);
         }
     }
 
