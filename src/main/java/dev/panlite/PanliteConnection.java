@@ -45,6 +45,12 @@ public interface PanliteConnection extends Connection {
      */
     void createCollation(String name, java.util.Comparator<String> order) throws SQLException;
 
+    /** Starts telling {@code listener} of this connection's row changes, commits and rollbacks. */
+    void addChangeListener(ChangeListener listener) throws SQLException;
+
+    /** Stops telling {@code listener}; with no listener left, the SQLite hooks are removed. */
+    void removeChangeListener(ChangeListener listener) throws SQLException;
+
     /** How many statements SQLite holds prepared on this connection (cached ones included). */
     int preparedStatementCount() throws SQLException;
 }

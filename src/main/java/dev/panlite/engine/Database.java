@@ -382,6 +382,15 @@ public final class Database {
         }
     }
 
+    /** Installs (non-null) or removes (null) the change hooks of this connection. Lock held. */
+    public void setChangeHooks(dev.panlite.ffi.ChangeHooks.Receiver receiver) {
+        if (receiver != null) {
+            scratch.installHooks(db, receiver);
+        } else {
+            Scratch.removeHooks(db);
+        }
+    }
+
     /** Registers a collation (a Java comparator of texts) on this connection. Lock held. */
     public void createCollation(String name, java.util.Comparator<String> order) throws SQLException {
         int rc = scratch.createCollation(db, name, order);

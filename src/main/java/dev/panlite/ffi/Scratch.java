@@ -100,6 +100,16 @@ public final class Scratch implements AutoCloseable {
         return SqlFunctions.registerAggregate(arena, db, name, nArgs, deterministic, factory);
     }
 
+    /** Installs SQLite's update/commit/rollback hooks on {@code db}, reporting to {@code receiver}. */
+    public void installHooks(long db, ChangeHooks.Receiver receiver) {
+        ChangeHooks.install(arena, db, receiver);
+    }
+
+    /** Removes the hooks (their stubs stay allocated until the connection closes). */
+    public static void removeHooks(long db) {
+        ChangeHooks.remove(db);
+    }
+
     /** Registers a collation on {@code db}; its upcall stub lives in this connection's memory. Returns SQLite's code. */
     public int createCollation(long db, String name, java.util.Comparator<String> order) {
         return SqlFunctions.registerCollation(arena, db, name, order);

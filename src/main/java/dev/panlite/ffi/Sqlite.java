@@ -151,6 +151,14 @@ public final class Sqlite {
     private static final MethodHandle COLUMN_DATABASE_NAME = bind("sqlite3_column_database_name",
             FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_INT), CRITICAL);
 
+    // --- change hooks (registration only; the hooks themselves are upcalls)
+    private static final MethodHandle UPDATE_HOOK = bind("sqlite3_update_hook",
+            FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS, ADDRESS));
+    private static final MethodHandle COMMIT_HOOK = bind("sqlite3_commit_hook",
+            FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS, ADDRESS));
+    private static final MethodHandle ROLLBACK_HOOK = bind("sqlite3_rollback_hook",
+            FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS, ADDRESS));
+
     // --- online backup (does I/O and takes locks: never critical)
     private static final MethodHandle BACKUP_INIT = bind("sqlite3_backup_init",
             FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS));
@@ -628,6 +636,19 @@ public final class Sqlite {
         }
         try {
             return cString((MemorySegment) COLUMN_DATABASE_NAME.invokeExact(ptr(stmt), column));
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    // ------------------------------------------------------------------ change hooks
+
+    /** Installs (or with NULL removes) the three hooks of {@code db}. */
+    static void setHooks(long db, MemorySegment update, MemorySegment commit, MemorySegment rollback) {
+        try {
+            MemorySegment unusedUpdate = (MemorySegment) UPDATE_HOOK.invokeExact(ptr(db), update, MemorySegment.NULL);
+            MemorySegment unusedCommit = (MemorySegment) COMMIT_HOOK.invokeExact(ptr(db), commit, MemorySegment.NULL);
+            MemorySegment unusedRollback = (MemorySegment) ROLLBACK_HOOK.invokeExact(ptr(db), rollback, MemorySegment.NULL);
         } catch (Throwable t) {
             throw fail(t);
         }

@@ -31,6 +31,7 @@ public final class JdbcConnection implements PanliteConnection {
     private final Dates dates;
     private JdbcStatement openStatements; // intrusive list: tracking a statement allocates nothing
     private final List<JdbcSavepoint> savepoints = new ArrayList<>();
+    private final List<dev.panlite.ChangeListener> changeListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
     private int savepointCounter;
     private SQLWarning warnings;
     private boolean readOnly;
@@ -689,6 +690,63 @@ public final class JdbcConnection implements PanliteConnection {
         }
         if (nArgs < -1 || nArgs > 127) {
             throw Errors.badArgument("nArgs must be -1 (any) or 0..127, not " + nArgs);
+        }
+    }
+
+    @Override
+    public void addChangeListener(dev.panlite.ChangeListener listener) throws SQLException {
+        if (listener == null) {
+            throw Errors.badArgument("listener is null");
+        }
+        lockOpen();
+        try {
+            if (changeListeners.isEmpty()) {
+                db.setChangeHooks(new ChangeDispatch(changeListeners));
+            }
+            changeListeners.add(listener);
+        } finally {
+            unlock();
+        }
+    }
+
+    @Override
+    public void removeChangeListener(dev.panlite.ChangeListener listener) throws SQLException {
+        lockOpen();
+        try {
+            if (changeListeners.remove(listener) && changeListeners.isEmpty()) {
+                db.setChangeHooks(null);
+            }
+        } finally {
+            unlock();
+        }
+    }
+
+    /** Fans SQLite's hooks out to the listeners (read under the lock the stepping thread holds). */
+    private record ChangeDispatch(List<dev.panlite.ChangeListener> listeners) implements dev.panlite.ffi.ChangeHooks.Receiver {
+        @Override
+        public void rowChanged(int op, String schema, String table, long rowid) {
+            dev.panlite.ChangeListener.Kind kind = switch (op) {
+                case 18 -> dev.panlite.ChangeListener.Kind.INSERT; // SQLITE_INSERT
+                case 9 -> dev.panlite.ChangeListener.Kind.DELETE; // SQLITE_DELETE
+                default -> dev.panlite.ChangeListener.Kind.UPDATE; // SQLITE_UPDATE (23)
+            };
+            for (dev.panlite.ChangeListener l : listeners) {
+                l.rowChanged(kind, schema, table, rowid);
+            }
+        }
+
+        @Override
+        public void committed() {
+            for (dev.panlite.ChangeListener l : listeners) {
+                l.committed();
+            }
+        }
+
+        @Override
+        public void rolledBack() {
+            for (dev.panlite.ChangeListener l : listeners) {
+                l.rolledBack();
+            }
         }
     }
 
