@@ -51,6 +51,14 @@ public interface PanliteConnection extends Connection {
     /** Stops telling {@code listener}; with no listener left, the SQLite hooks are removed. */
     void removeChangeListener(ChangeListener listener) throws SQLException;
 
+    /**
+     * Lets {@code handler} decide how long this connection waits for a lock another connection
+     * holds, instead of {@code busy_timeout} (the incumbent's {@code BusyHandler.setHandler}); null
+     * goes back to {@code busy_timeout}. It is consulted by the driver's Java-side wait, never
+     * inside SQLite.
+     */
+    void setBusyHandler(BusyHandler handler) throws SQLException;
+
     /** How many statements SQLite holds prepared on this connection (cached ones included). */
     int preparedStatementCount() throws SQLException;
 }

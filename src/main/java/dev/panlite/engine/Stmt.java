@@ -21,6 +21,8 @@ public final class Stmt {
     private BatchRows batch; // rows of a PreparedStatement batch; kept with the statement like its bindings
     private boolean clearPending; // clearParameters ran: SQLite's bindings are cleared at the next flush
     private boolean stepped; // stepped since the last reset: reset has work to do
+    private byte writes; // 0 not yet known, 1 yes, -1 no: see writes()
+    boolean commit; // the transaction statements' COMMIT: SQLITE_BUSY on it may always be retried
 
     Stmt(Database db, long handle, String sql, boolean cacheable) {
         this.db = db;
@@ -80,10 +82,34 @@ public final class Stmt {
         return bindings;
     }
 
-    /** sqlite3_step: ROW, DONE, or an error code (turned into an exception by the caller). */
+    /**
+     * sqlite3_step: ROW, DONE, or an error code (turned into an exception by the caller with
+     * {@link Database#error}). The first step of an execution goes through the write path
+     * (the write gate, SQLITE_BUSY retried in Java).
+     */
     public int step() {
+        if (stepped) {
+            return Sqlite.step(handle);
+        }
         stepped = true;
-        return Sqlite.step(handle);
+        return db.writeAccess().firstStep(this);
+    }
+
+    /** A statement the fused exec already stepped once: its next step is not a first one. */
+    void markStepped() {
+        stepped = true;
+    }
+
+    /** sqlite3_stmt_readonly == 0: the statement may write the database file (asked once). */
+    boolean writes() {
+        if (writes == 0) {
+            writes = (byte) (Sqlite.stmtReadonly(handle) ? -1 : 1);
+        }
+        return writes > 0;
+    }
+
+    boolean isCommit() {
+        return commit;
     }
 
     /** Ends the current execution (bindings stay, for re-execution). Returns reset's code. */
@@ -92,7 +118,9 @@ public final class Stmt {
             return Sqlite.OK;
         }
         stepped = false;
-        return Sqlite.reset(handle);
+        int rc = Sqlite.reset(handle);
+        db.writeAccess().afterReset(this);
+        return rc;
     }
 
     /**
@@ -109,7 +137,9 @@ public final class Stmt {
             return Sqlite.clearBindings(handle);
         }
         stepped = false;
-        return Fused.resetClear(handle);
+        int rc = Fused.resetClear(handle);
+        db.writeAccess().afterReset(this);
+        return rc;
     }
 
     /** Unbinds every parameter (NULL); SQLite's side follows at the next flush, after a reset. */
@@ -214,6 +244,7 @@ public final class Stmt {
         if (handle != 0) {
             Sqlite.finalizeStmt(handle);
             handle = 0;
+            db.writeAccess().afterReset(this);
         }
     }
 }
