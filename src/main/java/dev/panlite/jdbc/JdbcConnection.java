@@ -43,12 +43,14 @@ public final class JdbcConnection implements PanliteConnection {
     private String schema = "main";
     private final Properties clientInfo = new Properties();
     private JdbcDatabaseMetaData metaData;
+    private final java.lang.ref.Cleaner.Cleanable reclaim; // closes db if this object is dropped unclosed
 
     public JdbcConnection(Database db) {
         this.db = db;
         this.config = db.config();
         this.dates = new Dates(config);
         this.readOnly = config.readOnlyOpen();
+        this.reclaim = dev.panlite.engine.Reclaimer.watch(this, db, config.leakWarning());
     }
 
     Dates dates() {
@@ -419,19 +421,28 @@ public final class JdbcConnection implements PanliteConnection {
 
     @Override
     public void close() throws SQLException {
-        db.lock();
+        db.lockInterrupting(); // from another thread: a running statement is interrupted, not waited out
         try {
             if (db.isClosed()) {
+                return;
+            }
+            if (db.inCallback()) {
+                // SQLite is inside this connection on this thread's stack: refuse every call from now
+                // on and free everything when the thread leaves its outermost call (Database.unlock)
+                db.close();
                 return;
             }
             for (JdbcStatement s = openStatements; s != null; s = openStatements) {
                 s.closeLocked();
             }
             savepoints.clear();
+            db.close(); // SQLite rolls back a transaction left open
         } finally {
             db.unlock();
         }
-        db.close(); // SQLite rolls back a transaction left open
+        if (db.isClosed()) {
+            reclaim.clean(); // nothing left to reclaim: drop the registration now
+        }
     }
 
     @Override
