@@ -432,11 +432,26 @@ public final class JdbcConnection implements PanliteConnection {
                 db.close();
                 return;
             }
-            for (JdbcStatement s = openStatements; s != null; s = openStatements) {
-                s.closeLocked();
+            SQLException failed = null;
+            try {
+                for (JdbcStatement s = openStatements; s != null; s = openStatements) {
+                    try {
+                        s.closeLocked(); // unlinks s first, so this loop always advances
+                    } catch (SQLException e) {
+                        if (failed == null) {
+                            failed = e;
+                        } else {
+                            failed.addSuppressed(e);
+                        }
+                    }
+                }
+                savepoints.clear();
+            } finally {
+                db.close(); // whatever happened above; SQLite rolls back a transaction left open
             }
-            savepoints.clear();
-            db.close(); // SQLite rolls back a transaction left open
+            if (failed != null) {
+                throw failed; // the connection is closed all the same
+            }
         } finally {
             db.unlock();
         }
@@ -471,8 +486,9 @@ public final class JdbcConnection implements PanliteConnection {
         executor.execute(() -> {
             try {
                 close();
-            } catch (SQLException e) {
-                throw new IllegalStateException("abort: closing the connection failed", e);
+            } catch (SQLException e) { // nobody waits for this task: the failure is logged, the connection stays closed
+                System.getLogger(JdbcConnection.class.getName()).log(System.Logger.Level.WARNING,
+                        "abort: closing the connection failed", e);
             }
         });
     }

@@ -462,12 +462,9 @@ public class JdbcStatement implements Statement {
             return;
         }
         closed = true;
-        try {
-            closeResult();
-            releaseNative();
-        } finally {
-            connection.untrack(this);
-        }
+        connection.untrack(this); // first: a connection closing its statements never meets this one again
+        closeResult();
+        releaseNative();
     }
 
     /** What a subclass holds natively, given back when the statement closes. Lock held. */
