@@ -29,6 +29,7 @@ public class JdbcStatement implements Statement {
     long updateCount = -1;
     long maxRows;
     int fetchSize;
+    private int fetchDirection = ResultSet.FETCH_FORWARD; // a hint: SQLite reads forward only
     int queryTimeout;
     private int maxFieldSize;
     private boolean closeOnCompletion;
@@ -558,15 +559,19 @@ public class JdbcStatement implements Statement {
     @Override
     public void setFetchDirection(int direction) throws SQLException {
         checkOpen();
-        if (direction != ResultSet.FETCH_FORWARD) {
-            throw Errors.notSupported("Fetch directions other than FETCH_FORWARD");
+        // JDBC: on a Statement the direction is a hint; only values that are no direction at all are refused
+        if (direction != ResultSet.FETCH_FORWARD && direction != ResultSet.FETCH_REVERSE
+                && direction != ResultSet.FETCH_UNKNOWN) {
+            throw Errors.badArgument("Unknown fetch direction " + direction
+                    + ": expected ResultSet.FETCH_FORWARD, FETCH_REVERSE or FETCH_UNKNOWN");
         }
+        fetchDirection = direction;
     }
 
     @Override
     public int getFetchDirection() throws SQLException {
         checkOpen();
-        return ResultSet.FETCH_FORWARD;
+        return fetchDirection;
     }
 
     @Override
