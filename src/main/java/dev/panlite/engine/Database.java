@@ -74,6 +74,15 @@ public final class Database {
     }
 
     private void configure() throws SQLException {
+        if (config.keyPragma() != null) { // first: nothing may read the file before the key is set
+            if (!Sqlite.supportsEncryption()) {
+                throw new SQLNonTransientConnectionException("password: the loaded SQLite (" + Sqlite.libversion()
+                        + ", " + SqliteLibrary.loadedFrom() + ") cannot encrypt, and Panlite will not open the"
+                        + " database unencrypted. Load SQLCipher or SQLite3MultipleCiphers with -D"
+                        + SqliteLibrary.LIBRARY_PROPERTY + "=/path/to/library, or remove password.", "08001");
+            }
+            execute(config.keyPragma());
+        }
         Sqlite.busyTimeout(db, config.busyTimeoutMillis());
         if (config.loadExtensions() && Sqlite.enableLoadExtension(db, true) != Sqlite.OK) {
             throw ResultCodes.exception(Sqlite.ERROR, "enable_load_extension: this SQLite build cannot load extensions",
@@ -84,6 +93,28 @@ public final class Database {
         }
         for (String pragma : config.pragmas()) {
             execute(pragma);
+        }
+        for (Config.LegacyPragma legacy : config.legacyPragmas()) {
+            execute(legacy.set());
+            if (!returnsRow(legacy.query())) { // SQLite ignores a PRAGMA it does not know
+                SettingWarnings.once(config.toString(), legacy.key(), "Setting " + legacy.key() + " is accepted but"
+                        + " has no effect: SQLite " + Sqlite.libversion() + " no longer has PRAGMA " + legacy.key()
+                        + " (" + config + ")");
+            }
+        }
+    }
+
+    /** Whether the single statement {@code sql} yields at least one row. Lock held. */
+    private boolean returnsRow(String sql) throws SQLException {
+        Stmt stmt = prepareNew(sql, false, 0);
+        try {
+            int rc = stmt.step();
+            if (rc != Sqlite.ROW && rc != Sqlite.DONE) {
+                throw error(rc, sql, ResultCodes.Phase.EXECUTE);
+            }
+            return rc == Sqlite.ROW;
+        } finally {
+            stmt.finalizeNow();
         }
     }
 

@@ -217,6 +217,14 @@ public final class Sqlite {
         return lookup.find(name).map(address -> LINKER.downcallHandle(address, descriptor, options)).orElse(null);
     }
 
+    /**
+     * Whether the loaded library can encrypt: SQLCipher and SQLite3MultipleCiphers export
+     * sqlite3_key (a plain SQLite ignores PRAGMA key silently, which must never pass for encryption).
+     */
+    public static boolean supportsEncryption() {
+        return SqliteLibrary.lookup() != null && SqliteLibrary.lookup().find("sqlite3_key").isPresent();
+    }
+
     /** Every bound C function and its descriptor, for the binding test. */
     static Map<String, FunctionDescriptor> descriptors() {
         return Collections.unmodifiableMap(BOUND);
