@@ -36,6 +36,10 @@ public final class Config {
     public static final String STATE_UNKNOWN_KEY = "HY092";
 
     private static final int SQLITE_OPEN_READONLY = 0x1;
+    private static final int SQLITE_OPEN_READWRITE = 0x2;
+    private static final int SQLITE_OPEN_CREATE = 0x4;
+    /** {@code jdbc:sqlite::resource:NAME}: a database packaged on the classpath or behind a URL (the incumbent's). */
+    public static final String RESOURCE_PREFIX = ":resource:";
     private static final int SQLITE_OPEN_URI = 0x40;
     private static final int SQLITE_OPEN_SHAREDCACHE = 0x20000;
     private static final int SQLITE_OPEN_PRIVATECACHE = 0x40000;
@@ -53,6 +57,7 @@ public final class Config {
 
     private final String url;
     private final String filename;
+    private final String resource;
     private final Map<Setting, String> given;
     private final int openFlags;
     private final boolean readOnlyOpen;
@@ -85,6 +90,14 @@ public final class Config {
         }
         if (filename.startsWith("file:")) {
             flags |= SQLITE_OPEN_URI;
+        }
+        this.resource = filename.startsWith(RESOURCE_PREFIX) ? filename.substring(RESOURCE_PREFIX.length()) : null;
+        if (resource != null) { // the incumbent opens a resource read-only: it is a copy of something packaged
+            if (resource.isEmpty()) {
+                throw new SQLException("Empty resource name in " + PREFIX + RESOURCE_PREFIX
+                        + ": name a classpath resource or a jar:, file: or http: URL", STATE_INVALID_VALUE);
+            }
+            flags = (flags & ~(SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI)) | SQLITE_OPEN_READONLY;
         }
         this.openFlags = flags;
         this.readOnlyOpen = (flags & SQLITE_OPEN_READONLY) != 0 || uriParam(filename, "mode").equals("ro");
@@ -365,6 +378,15 @@ public final class Config {
      */
     public int openFlags() {
         return openFlags;
+    }
+
+    /**
+     * For {@code jdbc:sqlite::resource:NAME}: NAME, a classpath resource or a {@code jar:}, {@code file:}
+     * or {@code http:} URL, which the engine copies to a private temporary file and opens read-only;
+     * null for any other URL.
+     */
+    public String resource() {
+        return resource;
     }
 
     /** Whether the database is opened read-only: READONLY in the flags, or mode=ro in a file: URI. */

@@ -29,6 +29,7 @@ public final class Database {
     private final StatementCache cache; // null when stmt_cache_size=0
     private final TxStatements tx;
     private long db;
+    private java.nio.file.Path resourceCopy; // jdbc:sqlite::resource: opens a temporary copy, deleted on close
     private volatile boolean closed;
     private boolean autoCommit = true;
     private long transactionNumber; // counts transactions the driver began: savepoints belong to one
@@ -54,8 +55,10 @@ public final class Database {
             throw new SQLNonTransientConnectionException(loadError, "08001");
         }
         int flags = config.openFlags() | Sqlite.OPEN_NOMUTEX | Sqlite.OPEN_EXRESCODE;
-        Scratch.Opened opened = Scratch.open(config.filename(), flags);
+        java.nio.file.Path resourceCopy = config.resource() != null ? ResourceDatabase.copy(config.resource()) : null;
+        Scratch.Opened opened = Scratch.open(resourceCopy != null ? resourceCopy.toString() : config.filename(), flags);
         if (opened.rc() != Sqlite.OK) {
+            ResourceDatabase.delete(resourceCopy);
             String message = opened.db() == 0 ? Sqlite.errstr(opened.rc()) : Sqlite.errmsg(opened.db());
             if (opened.db() != 0) {
                 Sqlite.closeV2(opened.db()); // SQLite hands out a handle even on failure; it must be closed
@@ -64,6 +67,7 @@ public final class Database {
                     ResultCodes.Phase.EXECUTE);
         }
         Database database = new Database(config, opened.db());
+        database.resourceCopy = resourceCopy;
         try {
             database.configure();
         } catch (SQLException | RuntimeException e) {
@@ -522,6 +526,7 @@ public final class Database {
             Sqlite.closeV2(db);
             db = 0;
             scratch.close();
+            ResourceDatabase.delete(resourceCopy);
         } finally {
             lock.unlock();
         }
