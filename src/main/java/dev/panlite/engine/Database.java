@@ -401,11 +401,79 @@ public final class Database {
      * schema {@code schema} into the file, or from it. Lock held.
      */
     public void backup(String schema, String file, boolean restore) throws SQLException {
-        Scratch.Copied copied = Scratch.backup(db, schema, file, restore, config.busyTimeoutMillis());
+        backup(schema, file, restore, -1, null);
+    }
+
+    // ------------------------------------------------------------------ issue 13: images, backup, blobs
+
+    /** The connection's native scratch memory (blob I/O buffers). Lock held. */
+    Scratch scratch() {
+        return scratch;
+    }
+
+    /** The sqlite3* of this open connection. Lock held, after a closed check. */
+    long handle() {
+        return db;
+    }
+
+    /**
+     * Online backup of {@code schema} to {@code file} (or, with {@code restore}, from it), in steps of
+     * {@code pagesPerStep} pages, telling {@code progress} after each. Lock held.
+     */
+    public void backup(String schema, String file, boolean restore, int pagesPerStep, Scratch.Progress progress)
+            throws SQLException {
+        Scratch.Copied copied = Scratch.backup(db, schema, file, restore, config.busyTimeoutMillis(), pagesPerStep,
+                progress);
         if (copied.rc() != Sqlite.OK) {
             throw ResultCodes.exception(copied.rc(), copied.message() + " (" + (restore ? "restore from '" : "backup to '")
                     + file + "')", null, ResultCodes.Phase.EXECUTE);
         }
+    }
+
+    /** sqlite3_serialize: the bytes of {@code schema}. Lock held. */
+    public byte[] serialize(String schema) throws SQLException {
+        byte[] image = Scratch.serialize(db, schema);
+        if (image == null) {
+            throw ResultCodes.exception(Sqlite.ERROR, "Cannot serialize schema '" + schema
+                    + "': no such database, or out of memory", null, ResultCodes.Phase.EXECUTE);
+        }
+        return image;
+    }
+
+    /** sqlite3_deserialize: {@code schema} becomes an in-memory database holding {@code image}. Lock held. */
+    public void deserialize(String schema, byte[] image) throws SQLException {
+        int rc = Scratch.deserialize(db, schema, image);
+        if (rc != Sqlite.OK) {
+            throw error(rc, null, ResultCodes.Phase.EXECUTE);
+        }
+    }
+
+    private BlobHandle openBlobs; // closed with the connection: SQLite cannot close with blobs open
+
+    /** Opens incremental I/O on one value. Lock held. */
+    public BlobHandle openBlob(String schema, String table, String column, long rowid, boolean writable)
+            throws SQLException {
+        BlobHandle blob = BlobHandle.open(this, schema, table, column, rowid, writable);
+        blob.next = openBlobs;
+        if (openBlobs != null) {
+            openBlobs.prev = blob;
+        }
+        openBlobs = blob;
+        return blob;
+    }
+
+    /** Lock held. */
+    void untrack(BlobHandle blob) {
+        if (blob.prev != null) {
+            blob.prev.next = blob.next;
+        } else if (openBlobs == blob) {
+            openBlobs = blob.next;
+        }
+        if (blob.next != null) {
+            blob.next.prev = blob.prev;
+        }
+        blob.next = null;
+        blob.prev = null;
     }
 
     /** Registers a Java aggregate function callable from SQL on this connection. Lock held. */
@@ -513,6 +581,9 @@ public final class Database {
             }
             synchronized (interruptGuard) {
                 closed = true;
+            }
+            while (openBlobs != null) {
+                openBlobs.closeLocked();
             }
             tx.close();
             if (cache != null) {
