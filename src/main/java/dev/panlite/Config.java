@@ -64,6 +64,7 @@ public final class Config {
     private final int busyTimeoutMillis;
     private final int stmtCacheSize;
     private final boolean cacheTxStatements;
+    private final boolean leakWarning;
     private final boolean readUncommitted;
     private final List<String> pragmas;
     private final List<LegacyPragma> legacyPragmas;
@@ -104,6 +105,7 @@ public final class Config {
         this.busyTimeoutMillis = Integer.parseInt(get(Setting.BUSY_TIMEOUT));
         this.stmtCacheSize = Integer.parseInt(get(Setting.STMT_CACHE_SIZE));
         this.cacheTxStatements = Boolean.parseBoolean(get(Setting.CACHE_TX_STATEMENTS));
+        this.leakWarning = Boolean.parseBoolean(get(Setting.LEAK_WARNING));
         this.readUncommitted = Boolean.parseBoolean(get(Setting.READ_UNCOMMITTED));
 
         List<String> p = new ArrayList<>();
@@ -462,6 +464,11 @@ public final class Config {
 
     public boolean cacheTxStatements() {
         return cacheTxStatements;
+    }
+
+    /** leak_warning: log where a connection was opened when the garbage collector has to close it. */
+    public boolean leakWarning() {
+        return leakWarning;
     }
 
     /** Whether read_uncommitted was set true (the connection's initial isolation level). */

@@ -52,6 +52,23 @@ public interface PanliteConnection extends Connection {
     void removeChangeListener(ChangeListener listener) throws SQLException;
 
     /**
+     * Makes an aggregate window function callable from SQL as {@code name}: {@code factory}
+     * supplies one {@link SqlWindowFunction} per partition (sqlite3_create_window_function). Works
+     * with sliding frames ({@code ROWS BETWEEN 2 PRECEDING AND CURRENT ROW}) and as a plain aggregate.
+     *
+     * @param nArgs number of arguments, or -1 for any number (0..127)
+     */
+    void createWindowFunction(String name, int nArgs, boolean deterministic,
+            java.util.function.Supplier<? extends SqlWindowFunction> factory) throws SQLException;
+
+    /**
+     * Calls {@code handler} every {@code instructions} virtual machine instructions of this
+     * connection's statements (sqlite3_progress_handler); a non-zero answer interrupts the running
+     * statement. {@code null} (or {@code instructions <= 0}) removes it. One per connection.
+     */
+    void setProgressHandler(int instructions, ProgressHandler handler) throws SQLException;
+
+    /**
      * The database {@code schema} ("main", "temp" or an attached name) as bytes: the image of its
      * file (sqlite3_serialize), which {@link #deserialize} or any SQLite can open.
      */

@@ -703,4 +703,14 @@ public class PanliteDataSource implements DataSource {
     public void setJdbcExplicitReadonly(String value) {
         set(Setting.JDBC_EXPLICIT_READONLY, value);
     }
+
+    /** @see Setting#LEAK_WARNING */
+    public String getLeakWarning() {
+        return get(Setting.LEAK_WARNING);
+    }
+
+    /** @see Setting#LEAK_WARNING */
+    public void setLeakWarning(String value) {
+        set(Setting.LEAK_WARNING, value);
+    }
 }

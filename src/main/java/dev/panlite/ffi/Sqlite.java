@@ -923,4 +923,30 @@ public final class Sqlite {
             throw fail(t);
         }
     }
+
+    // --- issue 13: window functions and the progress handler (registration; the callbacks are upcalls)
+    private static final MethodHandle CREATE_WINDOW_FUNCTION = bind("sqlite3_create_window_function",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS,
+                    ADDRESS, ADDRESS));
+    private static final MethodHandle PROGRESS_HANDLER = bind("sqlite3_progress_handler",
+            FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT, ADDRESS, ADDRESS));
+
+    static int createWindowFunction(long db, MemorySegment name, int nArgs, int flags, MemorySegment xStep,
+            MemorySegment xFinal, MemorySegment xValue, MemorySegment xInverse) {
+        try {
+            return (int) CREATE_WINDOW_FUNCTION.invokeExact(ptr(db), name, nArgs, flags, MemorySegment.NULL, xStep,
+                    xFinal, xValue, xInverse, MemorySegment.NULL);
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    /** Calls {@code handler} every {@code instructions} VM steps; NULL (or 0 steps) removes it. */
+    static void progressHandler(long db, int instructions, MemorySegment handler) {
+        try {
+            PROGRESS_HANDLER.invokeExact(ptr(db), instructions, handler, MemorySegment.NULL);
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
 }
