@@ -51,10 +51,10 @@ final class Ctx {
         return items.get(r.nextInt(items.size()));
     }
 
-    /** A shared connection, opening one into an empty slot now and then. */
+    /** A shared connection, often a new one in place of an empty slot or a closed connection. */
     Connection conn() throws java.sql.SQLException {
         Connection c = w.connections.pick(r);
-        if (c == null && chance(50)) {
+        if (c == null && chance(50) || c != null && c.isClosed() && chance(60)) {
             c = w.open(r);
             Connection old = w.connections.put(r, c);
             if (old != null && chance(50)) {

@@ -94,7 +94,7 @@ public final class MisuseFuzzChild {
             try {
                 c.close();
             } catch (SQLException e) {
-                w.sqlExceptions.incrementAndGet();
+                w.sqlException(e);
             } catch (Throwable t) {
                 w.finding("final close", t);
             }
@@ -102,6 +102,7 @@ public final class MisuseFuzzChild {
         for (Map.Entry<String, java.util.concurrent.atomic.AtomicLong> e : w.findingKinds().entrySet()) {
             out.println("finding x" + e.getValue() + ": " + e.getKey());
         }
+        out.println("commonest SQLExceptions: " + w.commonSqlExceptions(12));
         out.println("done seed=" + seed + " actions=" + w.actions + " sqlExceptions=" + w.sqlExceptions
                 + " findings=" + w.findings + " leakedConnections=" + w.leaked);
         out.flush();
@@ -127,7 +128,7 @@ public final class MisuseFuzzChild {
         try {
             e.action().run(x);
         } catch (SQLException ok) {
-            x.w.sqlExceptions.incrementAndGet();
+            x.w.sqlException(ok);
         } catch (Callbacks.FuzzRuntime | Callbacks.FuzzChecked | Callbacks.FuzzError | Callbacks.FuzzOom thrown) {
             // a callback's own throw, reaching here only when the action itself ran in a callback
         } catch (Throwable t2) {

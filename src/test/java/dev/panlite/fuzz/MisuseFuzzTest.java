@@ -120,7 +120,10 @@ class MisuseFuzzTest {
         m.append("child output (").append(log).append("):\n").append(tail(output, 80)).append('\n');
         m.append("reproduce: mvn -o test -Dtest=MisuseFuzzTest -Dpanlite.fuzz.seeds=").append(seed)
                 .append(" -Dpanlite.fuzz.seconds=").append(seconds).append(" -Dpanlite.fuzz.threads=").append(threads).append('\n');
-        m.append("  or: ").append(String.join(" ", command.stream().map(MisuseFuzzTest::shellQuote).toList()));
+        Path script = out.resolve("seed" + seed + ".sh");
+        Files.writeString(script, "#!/bin/sh\n# the child JVM of seed " + seed + ", as MisuseFuzzTest ran it\n"
+                + String.join(" ", command.stream().map(MisuseFuzzTest::shellQuote).toList()) + "\n");
+        m.append("  or, without Maven: sh ").append(script);
         fail(m.toString());
     }
 
@@ -130,7 +133,7 @@ class MisuseFuzzTest {
         StringBuilder s = new StringBuilder();
         for (int i = 0; i < lines.size(); i++) {
             String l = lines.get(i);
-            if (l.startsWith("#  SIG") || l.startsWith("# C  [") || l.startsWith("# J ") || l.startsWith("# V  [")
+            if (l.startsWith("Current thread") || l.startsWith("#  SIG") || l.startsWith("# C  [") || l.startsWith("# J ") || l.startsWith("# V  [")
                     || l.startsWith("#  Internal Error") || l.startsWith("#  Error:")) {
                 s.append("  ").append(l).append('\n');
             }

@@ -72,7 +72,7 @@ final class World {
             s.execute("INSERT INTO t(a, b, c, d) VALUES (1, 'one', 1.5, x'01'), (2, 'two', NULL, NULL), "
                     + "(NULL, 'Ünïcödé', -0.0, x''), (9223372036854775807, '', 1e308, zeroblob(100))");
         } catch (SQLException e) {
-            sqlExceptions.incrementAndGet(); // busy or locked by another thread's transaction: used as it is
+            sqlException(e); // busy or locked by another thread's transaction: used as it is
         }
         return c;
     }
@@ -97,6 +97,30 @@ final class World {
                 out.flush();
             }
         }
+    }
+
+    private final Map<String, AtomicLong> sqlExceptionKinds = new ConcurrentHashMap<>();
+
+    /** Counts an expected SQLException, by the start of its message (the summary shows the commonest). */
+    void sqlException(java.sql.SQLException e) {
+        sqlExceptions.incrementAndGet();
+        String m = String.valueOf(e.getMessage());
+        int cut = m.length();
+        for (int i = 0; i < m.length(); i++) {
+            char ch = m.charAt(i);
+            if (ch == '(' || ch == ':' || ch == '"' || ch == '\'' || Character.isDigit(ch)) {
+                cut = i;
+                break;
+            }
+        }
+        sqlExceptionKinds.computeIfAbsent(m.substring(0, Math.min(cut, 60)).strip(), k -> new AtomicLong()).incrementAndGet();
+    }
+
+    /** The commonest SQLException messages, to see which actions mostly fail. */
+    java.util.List<String> commonSqlExceptions(int n) {
+        return sqlExceptionKinds.entrySet().stream()
+                .sorted((a, b) -> Long.compare(b.getValue().get(), a.getValue().get()))
+                .limit(n).map(e -> e.getValue() + " " + e.getKey()).toList();
     }
 
     /** One line per kind of finding with its count, for the summary. */
