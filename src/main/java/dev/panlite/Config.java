@@ -59,6 +59,7 @@ public final class Config {
     private final int busyTimeoutMillis;
     private final int stmtCacheSize;
     private final boolean cacheTxStatements;
+    private final boolean leakWarning;
     private final boolean readUncommitted;
     private final List<String> pragmas;
     private final Map<Integer, Integer> limits;
@@ -85,6 +86,7 @@ public final class Config {
         this.busyTimeoutMillis = Integer.parseInt(get(Setting.BUSY_TIMEOUT));
         this.stmtCacheSize = Integer.parseInt(get(Setting.STMT_CACHE_SIZE));
         this.cacheTxStatements = Boolean.parseBoolean(get(Setting.CACHE_TX_STATEMENTS));
+        this.leakWarning = Boolean.parseBoolean(get(Setting.LEAK_WARNING));
         this.readUncommitted = Boolean.parseBoolean(get(Setting.READ_UNCOMMITTED));
 
         List<String> p = new ArrayList<>();
@@ -391,6 +393,11 @@ public final class Config {
 
     public boolean cacheTxStatements() {
         return cacheTxStatements;
+    }
+
+    /** leak_warning: log where a connection was opened when the garbage collector has to close it. */
+    public boolean leakWarning() {
+        return leakWarning;
     }
 
     /** Whether read_uncommitted was set true (the connection's initial isolation level). */

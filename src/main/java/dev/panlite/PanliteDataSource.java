@@ -567,4 +567,14 @@ public class PanliteDataSource implements DataSource {
     public void setCacheTxStatements(String value) {
         set(Setting.CACHE_TX_STATEMENTS, value);
     }
+
+    /** @see Setting#LEAK_WARNING */
+    public String getLeakWarning() {
+        return get(Setting.LEAK_WARNING);
+    }
+
+    /** @see Setting#LEAK_WARNING */
+    public void setLeakWarning(String value) {
+        set(Setting.LEAK_WARNING, value);
+    }
 }

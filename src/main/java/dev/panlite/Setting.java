@@ -140,7 +140,10 @@ public enum Setting {
                     + " first; 0 turns the cache off."),
     CACHE_TX_STATEMENTS("cache_tx_statements", Use.DRIVER, Values.bool(), "true",
             "Prepare BEGIN, COMMIT and ROLLBACK once per connection; false prepares them at each"
-                    + " use (to compare in benchmarks).");
+                    + " use (to compare in benchmarks)."),
+    LEAK_WARNING("leak_warning", Use.DRIVER, Values.bool(), "false",
+            "Log a warning, with the stack where it was opened, when a connection nobody closed is"
+                    + " closed by the garbage collector.");
 
     /** Who applies a setting. */
     enum Use { OPEN, PRAGMA, LIMIT, DRIVER }

@@ -14,12 +14,14 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * One open {@code sqlite3*} with everything whose lifetime is the connection's: the lock, the
- * native scratch memory, the statement cache and the transaction statements.
+ * native scratch memory, the statement cache, the transaction statements and the list of every
+ * statement it prepared.
  *
  * <p>Threading: the connection is opened in multi-thread mode (NOMUTEX) and every native call
- * sequence runs with {@link #lock()} held; closed-ness is checked under it. Only
+ * sequence runs with {@link #lock()} held (asserted); closed-ness is checked under it. Only
  * {@link #interrupt()} runs without it (sqlite3_interrupt is safe from any thread), guarded
- * against a concurrent close by {@code interruptGuard}.
+ * against a concurrent close by {@code interruptGuard}. See the package documentation for the
+ * invariants.
  */
 public final class Database {
     private final ReentrantLock lock = new ReentrantLock();
@@ -30,6 +32,8 @@ public final class Database {
     private final TxStatements tx;
     private long db;
     private volatile boolean closed;
+    private volatile boolean closeWhenIdle; // close() was called inside a callback: done when the lock holder leaves
+    private Stmt live; // every statement this connection prepared and has not finalized (Stmt.prevLive/nextLive)
     private boolean autoCommit = true;
     private long transactionNumber; // counts transactions the driver began: savepoints belong to one
     private boolean readOnly; // JDBC read-only (query_only): see setReadOnly
@@ -45,6 +49,7 @@ public final class Database {
         this.scratch = new Scratch();
         this.cache = config.stmtCacheSize() > 0 ? new StatementCache(config.stmtCacheSize()) : null;
         this.tx = new TxStatements(this, config.transactionMode().beginSql(), config.cacheTxStatements());
+        Reclaimer.opened();
     }
 
     /** Opens the database {@code config} names and applies its settings. */
@@ -64,11 +69,14 @@ public final class Database {
                     ResultCodes.Phase.EXECUTE);
         }
         Database database = new Database(config, opened.db());
+        database.lock();
         try {
             database.configure();
         } catch (SQLException | RuntimeException e) {
             database.close();
             throw e;
+        } finally {
+            database.unlock();
         }
         return database;
     }
@@ -95,17 +103,84 @@ public final class Database {
         lock.lock();
     }
 
-    public void unlock() {
-        lock.unlock();
+    /**
+     * Takes the lock for closing from another thread: a statement running there is interrupted
+     * first, so the lock is not held for the rest of a long query.
+     */
+    public void lockInterrupting() {
+        if (!lock.tryLock()) {
+            interrupt();
+            lock.lock();
+        }
     }
 
+    /**
+     * Releases the lock; a close that a callback asked for happens here, when the thread leaves its
+     * outermost call and nothing of SQLite's is on its stack any more.
+     */
+    public void unlock() {
+        try {
+            if (closeWhenIdle && lock.getHoldCount() == 1) {
+                close();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** How deeply callbacks of this connection are nested right now (0: none). Lock held. */
+    public int callbackDepth() {
+        assert isLockedByMe();
+        return scratch.callbacks().depth();
+    }
+
+    /** For assertions: native calls on this connection need its lock. */
+    public boolean isLockedByMe() {
+        return lock.isHeldByCurrentThread();
+    }
+
+    /**
+     * True while a Java callback of this connection runs (on this thread, which holds the lock):
+     * what SQLite is using must not be freed now. Lock held.
+     */
+    public boolean inCallback() {
+        assert isLockedByMe();
+        return scratch.callbacks().depth() > 0;
+    }
+
+    // ------------------------------------------------------------------ the statements this connection prepared
+
+    /** Called by every new Stmt: close finalizes exactly these, never statements SQLite's modules prepared. */
+    void register(Stmt s) {
+        s.nextLive = live;
+        if (live != null) {
+            live.prevLive = s;
+        }
+        live = s;
+    }
+
+    /** Called by Stmt.finalizeNow. */
+    void unregister(Stmt s) {
+        if (s.prevLive != null) {
+            s.prevLive.nextLive = s.nextLive;
+        } else if (live == s) {
+            live = s.nextLive;
+        }
+        if (s.nextLive != null) {
+            s.nextLive.prevLive = s.prevLive;
+        }
+        s.prevLive = s.nextLive = null;
+    }
+
+    /** True once closed, or once a close is waiting for a callback's outermost call to end. */
     public boolean isClosed() {
-        return closed;
+        return closed || closeWhenIdle;
     }
 
     /** Throws if the connection is closed; call with the lock held. */
     public void checkOpen() throws SQLException {
-        if (closed) {
+        assert isLockedByMe();
+        if (closed || closeWhenIdle) {
             throw new SQLNonTransientConnectionException("The connection is closed", "08003");
         }
     }
@@ -114,6 +189,7 @@ public final class Database {
 
     /** The exception for a failed call that returned {@code rc}, with SQLite's message for this connection. */
     public SQLException error(int rc, String sql, ResultCodes.Phase phase) {
+        assert isLockedByMe();
         int extended = Sqlite.extendedErrcode(db);
         String message;
         if ((extended & 0xff) == (rc & 0xff)) {
@@ -137,6 +213,8 @@ public final class Database {
      * else freshly prepared (persistent when it will be cached). Lock held.
      */
     public Stmt prepare(String sql) throws SQLException {
+        assert isLockedByMe();
+        checkOpen();
         if (cache != null) {
             Stmt hit = cache.take(sql);
             if (hit != null) {
@@ -161,13 +239,14 @@ public final class Database {
         if (handle == 0) {
             throw ResultCodes.exception(Sqlite.MISUSE, "The SQL text holds no statement", sql, ResultCodes.Phase.PREPARE);
         }
+        Stmt stmt = new Stmt(this, handle, sql, cacheable);
         if (hasMoreSql(utf8, scratch.tailOffset())) {
-            Sqlite.finalizeStmt(handle);
+            stmt.finalizeNow();
             throw ResultCodes.exception(Sqlite.ERROR,
                     "A prepared statement takes one SQL statement; use Statement.execute for several", sql,
                     ResultCodes.Phase.PREPARE);
         }
-        return new Stmt(this, handle, sql, cacheable);
+        return stmt;
     }
 
     /** True when anything but whitespace, semicolons and comments follows {@code from}. */
@@ -201,6 +280,7 @@ public final class Database {
      * finalized. Lock held.
      */
     public void release(Stmt stmt) {
+        assert isLockedByMe();
         if (stmt.handle == 0 || closed) {
             return;
         }
@@ -221,6 +301,7 @@ public final class Database {
 
     /** Finalizes {@code stmt} without caching it (e.g. after a failure left it in doubt). Lock held. */
     public void discard(Stmt stmt) {
+        assert isLockedByMe();
         if (!closed) {
             stmt.finalizeNow();
         }
@@ -234,6 +315,8 @@ public final class Database {
      * the helper) until one of them is a query; that query comes back stepped once. Lock held.
      */
     public Executed executeUntilQuery(String sqlText, byte[] utf8, int offset) throws SQLException {
+        assert isLockedByMe();
+        checkOpen();
         int rc = Fused.execNoArgs(scratch, db, utf8, offset, utf8.length - offset);
         long query = scratch.preparedStmt();
         if (rc != Sqlite.ROW && rc != Sqlite.DONE) {
@@ -267,14 +350,17 @@ public final class Database {
     }
 
     public long changes() {
+        assert isLockedByMe();
         return Sqlite.changes(db);
     }
 
     public long totalChanges() {
+        assert isLockedByMe();
         return Sqlite.totalChanges(db);
     }
 
     public long lastInsertRowid() {
+        assert isLockedByMe();
         return Sqlite.lastInsertRowid(db);
     }
 
@@ -286,6 +372,7 @@ public final class Database {
 
     /** True while SQLite has a transaction open (whoever began it). */
     public boolean inTransaction() {
+        assert isLockedByMe();
         return !closed && !Sqlite.getAutocommit(db);
     }
 
@@ -295,6 +382,8 @@ public final class Database {
      * SQLite ended on its own (ON CONFLICT ROLLBACK, SQLITE_FULL, interrupt). Lock held.
      */
     public void beforeExecute() throws SQLException {
+        assert isLockedByMe();
+        checkOpen();
         if (!autoCommit && Sqlite.getAutocommit(db)) {
             transactionNumber++;
             if (readOnly || config.readOnlyOpen()) {
@@ -347,6 +436,7 @@ public final class Database {
     }
 
     public Scratch.ColumnInfo columnInfo(String schema, String table, String column) {
+        assert isLockedByMe();
         return scratch.tableColumnMetadata(db, schema, table, column);
     }
 
@@ -355,6 +445,7 @@ public final class Database {
     /** Registers a Java function callable from SQL on this connection. Lock held. */
     public void createFunction(String name, int nArgs, boolean deterministic, dev.panlite.ffi.SqlFunctions.Body body)
             throws SQLException {
+        assert isLockedByMe();
         int rc = scratch.createFunction(db, name, nArgs, deterministic, body);
         if (rc != Sqlite.OK) {
             throw error(rc, null, ResultCodes.Phase.EXECUTE);
@@ -366,6 +457,7 @@ public final class Database {
      * schema {@code schema} into the file, or from it. Lock held.
      */
     public void backup(String schema, String file, boolean restore) throws SQLException {
+        assert isLockedByMe();
         Scratch.Copied copied = Scratch.backup(db, schema, file, restore, config.busyTimeoutMillis());
         if (copied.rc() != Sqlite.OK) {
             throw ResultCodes.exception(copied.rc(), copied.message() + " (" + (restore ? "restore from '" : "backup to '")
@@ -376,6 +468,7 @@ public final class Database {
     /** Registers a Java aggregate function callable from SQL on this connection. Lock held. */
     public void createAggregate(String name, int nArgs, boolean deterministic,
             java.util.function.Supplier<? extends dev.panlite.ffi.SqlFunctions.Accumulator> factory) throws SQLException {
+        assert isLockedByMe();
         int rc = scratch.createAggregate(db, name, nArgs, deterministic, factory);
         if (rc != Sqlite.OK) {
             throw error(rc, null, ResultCodes.Phase.EXECUTE);
@@ -384,6 +477,7 @@ public final class Database {
 
     /** Installs (non-null) or removes (null) the change hooks of this connection. Lock held. */
     public void setChangeHooks(dev.panlite.ffi.ChangeHooks.Receiver receiver) {
+        assert isLockedByMe();
         if (receiver != null) {
             scratch.installHooks(db, receiver);
         } else {
@@ -393,6 +487,7 @@ public final class Database {
 
     /** Registers a collation (a Java comparator of texts) on this connection. Lock held. */
     public void createCollation(String name, java.util.Comparator<String> order) throws SQLException {
+        assert isLockedByMe();
         int rc = scratch.createCollation(db, name, order);
         if (rc != Sqlite.OK) {
             throw error(rc, null, ResultCodes.Phase.EXECUTE);
@@ -440,6 +535,7 @@ public final class Database {
 
     /** Statement cache counters: hits, misses, evictions, size, capacity. Lock held. */
     public long[] cacheStats() {
+        assert isLockedByMe();
         if (cache == null) {
             return new long[] {0, 0, 0, 0, 0};
         }
@@ -448,6 +544,7 @@ public final class Database {
 
     /** How many statements SQLite holds open on this connection (sqlite3_next_stmt). Lock held. */
     public int liveStatements() {
+        assert isLockedByMe();
         int n = 0;
         for (long s = Sqlite.nextStmt(db, 0); s != 0; s = Sqlite.nextStmt(db, s)) {
             n++;
@@ -470,12 +567,26 @@ public final class Database {
      * prepared on it (cached, transaction, or held by JDBC objects, which see the closed flag) is
      * finalized, then the handle and the native memory are released. Idempotent. Takes the lock.
      */
+    /**
+     * Closes the connection: an open transaction is rolled back (by SQLite), every statement this
+     * connection prepared (cached, transaction, or held by JDBC objects, which see the closed flag)
+     * is finalized, then the handle and the native memory are released. Statements that SQLite's
+     * own modules prepared (FTS, R*Tree) are theirs to finalize: sqlite3_close_v2 lets them.
+     * Idempotent. Takes the lock; called inside a callback of this connection, the close happens
+     * when the thread leaves its outermost call ({@link #unlock()}), and the connection refuses
+     * every call from now on.
+     */
     public void close() {
         lock.lock();
         try {
             if (closed) {
                 return;
             }
+            if (scratch.callbacks().depth() > 0) {
+                closeWhenIdle = true;
+                return;
+            }
+            closeWhenIdle = false;
             synchronized (interruptGuard) {
                 closed = true;
             }
@@ -485,14 +596,16 @@ public final class Database {
                     s.finalizeNow();
                 }
             }
-            for (long s = Sqlite.nextStmt(db, 0); s != 0; s = Sqlite.nextStmt(db, 0)) {
-                Sqlite.finalizeStmt(s);
+            while (live != null) {
+                live.finalizeNow();
             }
             Sqlite.closeV2(db);
             db = 0;
             scratch.close();
+            Reclaimer.closed();
         } finally {
             lock.unlock();
         }
     }
+
 }

@@ -17,9 +17,13 @@ public final class Scratch implements AutoCloseable {
     private static final int INITIAL_SQL_BYTES = 1024;
 
     private final Arena arena = Arena.ofShared(); // the connection may be used from several threads, one at a time
+    private final Callbacks callbacks = new Callbacks();
     private final MemorySegment outPointer = arena.allocate(ADDRESS);
     private final MemorySegment outTail = arena.allocate(ADDRESS);
-    private MemorySegment sqlBuffer = arena.allocate(INITIAL_SQL_BYTES);
+    // SQL text buffers, one per nesting level: the native helper's exec keeps reading its text while
+    // a callback inside it may run SQL on the same connection (holdText), which takes the next one.
+    private final MemorySegment[] sqlBuffers = new MemorySegment[Callbacks.MAX_DEPTH + 2];
+    private int textHolders;
     // Out-parameters of the native helper's fused exec (NativeHelper.execNoArgs): handle, tail offset.
     private final MemorySegment helperOutStmt = arena.allocate(ADDRESS);
     private final MemorySegment helperOutTail = arena.allocate(JAVA_INT);
@@ -53,14 +57,34 @@ public final class Scratch implements AutoCloseable {
         return rc;
     }
 
-    /** Copies SQL text into the buffer, growing it when needed; the buffer stays NUL-terminated. */
+    /**
+     * Copies SQL text into the buffer of the current nesting level, growing it when needed (the old
+     * one stays in the arena until close); the buffer stays NUL-terminated.
+     */
     MemorySegment copyIn(byte[] sql, int offset, int length) {
-        if (sqlBuffer.byteSize() < length + 1L) {
-            sqlBuffer = arena.allocate(Math.max(length + 1L, sqlBuffer.byteSize() * 2));
+        int level = Math.min(textHolders, sqlBuffers.length - 1); // deeper nesting is refused by Callbacks
+        MemorySegment buffer = sqlBuffers[level];
+        if (buffer == null || buffer.byteSize() < length + 1L) {
+            long size = Math.max(length + 1L, buffer == null ? INITIAL_SQL_BYTES : buffer.byteSize() * 2);
+            buffer = sqlBuffers[level] = arena.allocate(size);
         }
-        MemorySegment.copy(sql, offset, sqlBuffer, JAVA_BYTE, 0, length);
-        sqlBuffer.set(JAVA_BYTE, length, (byte) 0);
-        return sqlBuffer;
+        MemorySegment.copy(sql, offset, buffer, JAVA_BYTE, 0, length);
+        buffer.set(JAVA_BYTE, length, (byte) 0);
+        return buffer;
+    }
+
+    /** The text just copied in stays in use across callbacks (the helper's exec): nested SQL gets another buffer. */
+    void holdText() {
+        textHolders++;
+    }
+
+    void releaseText() {
+        textHolders--;
+    }
+
+    /** The bookkeeping of this connection's callbacks: the engine asks whether one is running. */
+    public Callbacks callbacks() {
+        return callbacks;
     }
 
     public long preparedStmt() {
@@ -91,18 +115,18 @@ public final class Scratch implements AutoCloseable {
      * connection's memory and is freed with it. Returns SQLite's code.
      */
     public int createFunction(long db, String name, int nArgs, boolean deterministic, SqlFunctions.Body body) {
-        return SqlFunctions.register(arena, db, name, nArgs, deterministic, body);
+        return SqlFunctions.register(arena, callbacks, db, name, nArgs, deterministic, body);
     }
 
     /** Registers an aggregate function on {@code db}; its upcall stubs live in this connection's memory. */
     public int createAggregate(long db, String name, int nArgs, boolean deterministic,
             java.util.function.Supplier<? extends SqlFunctions.Accumulator> factory) {
-        return SqlFunctions.registerAggregate(arena, db, name, nArgs, deterministic, factory);
+        return SqlFunctions.registerAggregate(arena, callbacks, db, name, nArgs, deterministic, factory);
     }
 
     /** Installs SQLite's update/commit/rollback hooks on {@code db}, reporting to {@code receiver}. */
     public void installHooks(long db, ChangeHooks.Receiver receiver) {
-        ChangeHooks.install(arena, db, receiver);
+        ChangeHooks.install(arena, callbacks, db, receiver);
     }
 
     /** Removes the hooks (their stubs stay allocated until the connection closes). */
@@ -112,7 +136,7 @@ public final class Scratch implements AutoCloseable {
 
     /** Registers a collation on {@code db}; its upcall stub lives in this connection's memory. Returns SQLite's code. */
     public int createCollation(long db, String name, java.util.Comparator<String> order) {
-        return SqlFunctions.registerCollation(arena, db, name, order);
+        return SqlFunctions.registerCollation(arena, callbacks, db, name, order);
     }
 
     /** The outcome of {@link #backup}: SQLite's code and, on failure, its message. */

@@ -136,6 +136,10 @@ abstract class AbstractResultSet implements ResultSet {
     @Override
     public void close() throws SQLException {
         enterForClose();
+        if (running()) {
+            exit();
+            throw Errors.runningInCallback();
+        }
         try {
             closeLocked();
         } finally {
@@ -145,6 +149,11 @@ abstract class AbstractResultSet implements ResultSet {
 
     /** Takes the guard without failing when the connection is gone: closing is always allowed. */
     abstract void enterForClose();
+
+    /** True while SQLite is inside this result set's statement (a callback of it is running). Guard held. */
+    boolean running() {
+        return false;
+    }
 
     /** Closes with the guard held (also called by the statement and the connection). */
     void closeLocked() throws SQLException {
@@ -192,12 +201,21 @@ abstract class AbstractResultSet implements ResultSet {
 
     @Override
     public int findColumn(String columnLabel) throws SQLException {
-        if (closed) {
-            throw Errors.closed("result set");
-        }
         if (columnLabel == null) {
             throw Errors.badArgument("Column label is null");
         }
+        enter(); // labels are read from the statement: under the guard, like every native read
+        try {
+            if (closed) {
+                throw Errors.closed("result set");
+            }
+            return findColumnGuarded(columnLabel);
+        } finally {
+            exit();
+        }
+    }
+
+    private int findColumnGuarded(String columnLabel) throws SQLException {
         int n = columnCount();
         // exact match first: no allocation on the common path
         for (int i = 0; i < n; i++) {
@@ -221,7 +239,7 @@ abstract class AbstractResultSet implements ResultSet {
         // "t.name" style labels: match the part after the last dot, as several drivers do
         int dot = columnLabel.lastIndexOf('.');
         if (dot >= 0 && dot < columnLabel.length() - 1) {
-            return findColumn(columnLabel.substring(dot + 1));
+            return findColumnGuarded(columnLabel.substring(dot + 1));
         }
         throw Errors.badIndex("No column labelled '" + columnLabel + "'");
     }

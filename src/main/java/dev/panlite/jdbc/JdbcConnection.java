@@ -43,12 +43,14 @@ public final class JdbcConnection implements PanliteConnection {
     private String schema = "main";
     private final Properties clientInfo = new Properties();
     private JdbcDatabaseMetaData metaData;
+    private final java.lang.ref.Cleaner.Cleanable reclaim; // closes db if this object is dropped unclosed
 
     public JdbcConnection(Database db) {
         this.db = db;
         this.config = db.config();
         this.dates = new Dates(config);
         this.readOnly = config.readOnlyOpen();
+        this.reclaim = dev.panlite.engine.Reclaimer.watch(this, db, config.leakWarning());
     }
 
     Dates dates() {
@@ -419,19 +421,43 @@ public final class JdbcConnection implements PanliteConnection {
 
     @Override
     public void close() throws SQLException {
-        db.lock();
+        db.lockInterrupting(); // from another thread: a running statement is interrupted, not waited out
         try {
             if (db.isClosed()) {
                 return;
             }
-            for (JdbcStatement s = openStatements; s != null; s = openStatements) {
-                s.closeLocked();
+            if (db.inCallback()) {
+                // SQLite is inside this connection on this thread's stack: refuse every call from now
+                // on and free everything when the thread leaves its outermost call (Database.unlock)
+                db.close();
+                return;
             }
-            savepoints.clear();
+            SQLException failed = null;
+            try {
+                for (JdbcStatement s = openStatements; s != null; s = openStatements) {
+                    try {
+                        s.closeLocked(); // unlinks s first, so this loop always advances
+                    } catch (SQLException e) {
+                        if (failed == null) {
+                            failed = e;
+                        } else {
+                            failed.addSuppressed(e);
+                        }
+                    }
+                }
+                savepoints.clear();
+            } finally {
+                db.close(); // whatever happened above; SQLite rolls back a transaction left open
+            }
+            if (failed != null) {
+                throw failed; // the connection is closed all the same
+            }
         } finally {
             db.unlock();
         }
-        db.close(); // SQLite rolls back a transaction left open
+        if (db.isClosed()) {
+            reclaim.clean(); // nothing left to reclaim: drop the registration now
+        }
     }
 
     @Override
@@ -460,8 +486,9 @@ public final class JdbcConnection implements PanliteConnection {
         executor.execute(() -> {
             try {
                 close();
-            } catch (SQLException e) {
-                throw new IllegalStateException("abort: closing the connection failed", e);
+            } catch (SQLException e) { // nobody waits for this task: the failure is logged, the connection stays closed
+                System.getLogger(JdbcConnection.class.getName()).log(System.Logger.Level.WARNING,
+                        "abort: closing the connection failed", e);
             }
         });
     }

@@ -228,6 +228,11 @@ public final class JdbcPreparedStatement extends JdbcStatement implements Prepar
     }
 
     @Override
+    boolean running() {
+        return stmt.running() || super.running();
+    }
+
+    @Override
     void releaseNative() {
         db.release(stmt); // back to the cache (reset + clear in one crossing) or finalized
     }

@@ -52,17 +52,40 @@ public class JdbcStatement implements Statement {
         this.holdability = holdability;
     }
 
-    /** Takes the connection lock and checks both the connection and this statement are open. */
+    // Re-entry from a callback: a method of this statement is on the stack (entries > 0) and a
+    // callback started since (deeper callback depth) calls this statement again. Refused: SQLite
+    // may be inside this statement's SQL, which must not be restarted or freed under it.
+    private int entries;
+    private int entryCallbackDepth;
+
+    /**
+     * Takes the connection lock and checks both the connection and this statement are open, and
+     * that this call does not come from a callback running inside this statement's own SQL.
+     */
     final void lockOpen() throws SQLException {
         connection.lockOpen();
         if (closed) {
             connection.unlock();
             throw Errors.closed("statement");
         }
+        int depth = db.callbackDepth();
+        if (entries > 0 ? depth > entryCallbackDepth : running()) {
+            connection.unlock();
+            throw Errors.runningInCallback();
+        }
+        if (entries++ == 0) {
+            entryCallbackDepth = depth;
+        }
     }
 
     final void unlock() {
+        entries--;
         connection.unlock();
+    }
+
+    /** True while SQLite is inside this statement's SQL (a callback of it is running). Lock held. */
+    boolean running() {
+        return result != null && result.running();
     }
 
     final ScheduledFuture<?> armTimeout() {
@@ -424,6 +447,9 @@ public class JdbcStatement implements Statement {
     public void close() throws SQLException {
         db.lock();
         try {
+            if (!closed && (running() || (entries > 0 && db.callbackDepth() > entryCallbackDepth))) {
+                throw Errors.runningInCallback();
+            }
             closeLocked();
         } finally {
             db.unlock();
@@ -436,12 +462,9 @@ public class JdbcStatement implements Statement {
             return;
         }
         closed = true;
-        try {
-            closeResult();
-            releaseNative();
-        } finally {
-            connection.untrack(this);
-        }
+        connection.untrack(this); // first: a connection closing its statements never meets this one again
+        closeResult();
+        releaseNative();
     }
 
     /** What a subclass holds natively, given back when the statement closes. Lock held. */

@@ -33,6 +33,15 @@ final class StmtResultSet extends AbstractResultSet {
     @Override
     void enter() throws SQLException {
         connection.lockOpen();
+        if (stmt.running()) { // a callback inside this statement's own step reads or moves it
+            db.unlock();
+            throw Errors.runningInCallback();
+        }
+    }
+
+    @Override
+    boolean running() {
+        return stmt.running();
     }
 
     @Override
