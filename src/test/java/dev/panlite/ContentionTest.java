@@ -341,6 +341,25 @@ class ContentionTest {
         }
     }
 
+    @Test
+    void aBusyHandlerThatClosesItsConnectionEndsTheWait() throws SQLException {
+        try (Connection holder = writerInTransaction("h"); Connection waiter = open("busy_timeout=600000")) {
+            waiter.unwrap(PanliteConnection.class).setBusyHandler((attempts, waited) -> {
+                try {
+                    waiter.close();
+                } catch (SQLException e) {
+                    throw new IllegalStateException(e);
+                }
+                return true;
+            });
+            SQLException e = assertThrows(SQLException.class, () -> insert(waiter, "w"));
+            assertEquals("08003", e.getSQLState(), e.getMessage());
+            assertTrue(waiter.isClosed());
+            holder.commit();
+        }
+        assertWritable("after");
+    }
+
     // ------------------------------------------------------------------ where waiting cannot help
 
     @Test

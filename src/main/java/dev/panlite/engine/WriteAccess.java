@@ -47,7 +47,7 @@ final class WriteAccess {
         return held;
     }
 
-    /** True while the busy handler runs on the current thread: it may not close the connection. */
+    /** True while the busy handler runs on the current thread: a close it asks for waits until the call unwinds. */
     boolean consultingHandler() {
         return consultingHandler;
     }
@@ -133,7 +133,7 @@ final class WriteAccess {
 
     /** Lets the gate go once SQLite is out of any transaction (a failed COMMIT keeps it). */
     void releaseIfNoTransaction() {
-        if (held && holder == null && Sqlite.getAutocommit(database.handle())) {
+        if (held && holder == null && database.handle() != 0 && Sqlite.getAutocommit(database.handle())) {
             release();
         }
     }
@@ -211,7 +211,7 @@ final class WriteAccess {
     void afterReset(Stmt stmt) {
         if (holder == stmt) {
             holder = null;
-            if (Sqlite.getAutocommit(database.handle())) {
+            if (database.handle() == 0 || Sqlite.getAutocommit(database.handle())) {
                 release();
             } // else the statement began a transaction (BEGIN IMMEDIATE as SQL): the gate stays with it
         }
@@ -274,10 +274,15 @@ final class WriteAccess {
 
     private boolean consult(BusyWait wait) throws SQLException {
         consultingHandler = true;
+        boolean more;
         try {
-            return wait.mayContinue();
+            more = wait.mayContinue();
         } finally {
             consultingHandler = false;
         }
+        if (database.isClosed()) { // the handler closed the connection: it closes once this call unwinds
+            throw new SQLNonTransientConnectionException("The busy handler closed the connection", "08003");
+        }
+        return more;
     }
 }
