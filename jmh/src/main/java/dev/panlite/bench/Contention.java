@@ -24,7 +24,11 @@ import java.util.concurrent.atomic.LongAdder;
  * <p>Writers run read-then-write transactions: SELECT a counter, UPDATE it, INSERT a log row,
  * COMMIT (auto-commit off for the transaction, back on after). Readers run point queries in
  * auto-commit mode. A failed transaction is rolled back and counted, not retried. Latencies
- * include borrowing the connection from the pool, as a request handler sees them.
+ * include borrowing the connection from the pool, as a request handler sees them. Each thread
+ * yields after each operation, as a request handler ends its request: without it, a virtual thread
+ * (never preempted) returns its connection and borrows it straight back from HikariCP's
+ * thread-local list, so the first 8 threads keep the pool and every other thread starves,
+ * whichever driver runs.
  *
  * <pre>
  * java -cp benchmarks.jar dev.panlite.bench.Contention DRIVER THREADS WRITERS READERS SECONDS POOL [EXTRA_URL_PARAMS]
@@ -94,6 +98,7 @@ public final class Contention {
                                 failures.increment();
                             }
                         }
+                        Thread.yield(); // the request ends: another request's thread runs (see the class comment)
                     }
                 }));
             }
@@ -110,6 +115,7 @@ public final class Contention {
                             reads.increment();
                             samples.add(nanos);
                         }
+                        Thread.yield();
                     }
                 }));
             }
