@@ -96,6 +96,7 @@ public final class Contention {
                                 samples.add(nanos);
                             } else {
                                 failures.increment();
+                                samples.failed++;
                             }
                         }
                         Thread.yield(); // the request ends: another request's thread runs (see the class comment)
@@ -129,17 +130,21 @@ public final class Contention {
             for (Thread t : threads) {
                 t.join();
             }
+            // threads that finished nothing in the whole window: latency percentiles cannot see them
+            long starvedWriters = writeSamples.stream().filter(x -> x.size == 0 && x.failed == 0).count();
+            long starvedReaders = readSamples.stream().filter(x -> x.size == 0).count();
             long[] w = merge(writeSamples);
             long[] r = merge(readSamples);
             System.out.printf(Locale.ROOT,
                     "result driver=%s threads=%s writers=%d readers=%d extra=%s commits_per_s=%.0f reads_per_s=%.0f"
                             + " failed_tx=%d failed_pct=%.1f write_p50_ms=%.3f write_p99_ms=%.3f write_max_ms=%.1f"
-                            + " read_p50_ms=%.3f read_p99_ms=%.3f read_max_ms=%.1f%n",
+                            + " read_p50_ms=%.3f read_p99_ms=%.3f read_max_ms=%.1f starved_writers=%d starved_readers=%d%n",
                     driver, virtual ? "virtual" : "platform", writers, readers, extra == null ? "-" : extra,
                     commits.sum() / elapsed, reads.sum() / elapsed, failures.sum(),
                     100.0 * failures.sum() / Math.max(1, failures.sum() + commits.sum()),
                     ms(pct(w, 50)), ms(pct(w, 99)), ms(w.length == 0 ? 0 : w[w.length - 1]),
-                    ms(pct(r, 50)), ms(pct(r, 99)), ms(r.length == 0 ? 0 : r[r.length - 1]));
+                    ms(pct(r, 50)), ms(pct(r, 99)), ms(r.length == 0 ? 0 : r[r.length - 1]), starvedWriters,
+                    starvedReaders);
             synchronized (failureKinds) {
                 failureKinds.stream().distinct().limit(3).forEach(k -> System.out.println("failure: " + k));
             }
@@ -216,6 +221,7 @@ public final class Contention {
     static final class Samples {
         long[] values = new long[1 << 12];
         int size;
+        int failed;
 
         void add(long v) {
             if (size == values.length) {
@@ -275,10 +281,10 @@ public final class Contention {
             byConfig.computeIfAbsent(key, k -> new ArrayList<>()).add(f);
         }
         String[] cols = {"commits_per_s", "reads_per_s", "failed_pct", "write_p50_ms", "write_p99_ms", "write_max_ms",
-                "read_p50_ms", "read_p99_ms", "read_max_ms"};
+                "read_p50_ms", "read_p99_ms", "read_max_ms", "starved_writers", "starved_readers"};
         System.out.println("| threads | driver, settings | runs | commits/s | reads/s | failed tx | write p50 | write p99"
-                + " | write max | read p50 | read p99 | read max |");
-        System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|");
+                + " | write max | read p50 | read p99 | read max | writers starved | readers starved |");
+        System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
         for (var e : byConfig.entrySet()) {
             StringBuilder row = new StringBuilder("| " + e.getKey() + " | " + e.getValue().size());
             for (String col : cols) {
@@ -288,6 +294,8 @@ public final class Contention {
                 if (col.endsWith("per_s")) {
                     cell = median >= 10_000 ? String.format(Locale.ROOT, "%.1fk", median / 1000)
                             : String.format(Locale.ROOT, "%.0f", median);
+                } else if (col.startsWith("starved")) {
+                    cell = String.format(Locale.ROOT, "%.0f", median);
                 } else if (col.equals("failed_pct")) {
                     cell = String.format(Locale.ROOT, "%.1f%%", median);
                 } else {
