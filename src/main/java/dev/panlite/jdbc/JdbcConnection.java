@@ -43,7 +43,7 @@ public final class JdbcConnection implements PanliteConnection {
     private String schema = "main";
     private final Properties clientInfo = new Properties();
     private JdbcDatabaseMetaData metaData;
-    private final java.lang.ref.Cleaner.Cleanable reclaim; // closes db if this object is dropped unclosed
+    private final dev.panlite.engine.Reclaimer.Watch reclaim; // closes db if this object is dropped unclosed
 
     public JdbcConnection(Database db) {
         this.db = db;
@@ -456,7 +456,7 @@ public final class JdbcConnection implements PanliteConnection {
             db.unlock();
         }
         if (db.isClosed()) {
-            reclaim.clean(); // nothing left to reclaim: drop the registration now
+            reclaim.closed(); // nothing left to reclaim
         }
     }
 
