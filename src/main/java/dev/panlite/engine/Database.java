@@ -543,6 +543,18 @@ public final class Database {
     public void deserialize(String schema, byte[] image) throws SQLException {
         assert isLockedByMe();
         refuseInCallback("deserialize");
+        // sqlite3_deserialize closes the schema's old b-tree under any statement still reading it (its
+        // cursors would dangle: found by the misuse fuzz): refuse while one runs or a blob is open
+        if (openBlobs != null) {
+            throw ResultCodes.exception(Sqlite.BUSY, "deserialize: a blob of this connection is open; free() it first",
+                    null, ResultCodes.Phase.EXECUTE);
+        }
+        for (long s = Sqlite.nextStmt(db, 0); s != 0; s = Sqlite.nextStmt(db, s)) {
+            if (Sqlite.stmtBusy(s)) {
+                throw ResultCodes.exception(Sqlite.BUSY, "deserialize: a statement of this connection is still"
+                        + " running (an open ResultSet?); close it first", null, ResultCodes.Phase.EXECUTE);
+            }
+        }
         int rc = Scratch.deserialize(db, schema, image);
         if (rc != Sqlite.OK) {
             throw error(rc, null, ResultCodes.Phase.EXECUTE);
