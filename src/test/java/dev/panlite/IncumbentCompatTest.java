@@ -264,8 +264,11 @@ class IncumbentCompatTest {
     @Test
     void explicitReadonlyKeepsItsMeaning() throws SQLException {
         assertEquals(TransactionMode.IMMEDIATE,
-                Config.parse("jdbc:sqlite:a.db?jdbc.explicit_readonly=true", null).transactionMode(),
+                Config.parse("jdbc:sqlite:a.db?jdbc.explicit_readonly=true&transaction_mode=DEFERRED", null)
+                        .transactionMode(),
                 "a writing transaction takes the write lock at BEGIN, as the incumbent's does");
+        assertEquals(TransactionMode.DEFERRED,
+                Config.parse("jdbc:sqlite:a.db?transaction_mode=DEFERRED", null).transactionMode());
         assertEquals(TransactionMode.EXCLUSIVE, Config.parse(
                 "jdbc:sqlite:a.db?jdbc.explicit_readonly=true&transaction_mode=EXCLUSIVE", null).transactionMode());
         try (Connection c = open("jdbc.explicit_readonly=true")) {
