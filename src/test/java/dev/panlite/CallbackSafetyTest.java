@@ -336,4 +336,30 @@ class CallbackSafetyTest {
             assertEquals(3, rs.getInt(1));
         }
     }
+
+    @Test
+    void aBackupProgressThatClosesTheConnectionOrThrows() throws SQLException {
+        TestDb.exec(c, "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n LIMIT 5000) "
+                + "INSERT INTO t SELECT printf('%.500c', 'x') FROM n"); // several hundred pages: several steps
+        assertThrows(StackOverflowError.class, () -> p.backup("main", dir.resolve("b1.db"), (remaining, pages) -> {
+            throw new StackOverflowError("pretend");
+        }));
+        assertTrue(runBothWays("SELECT count(*) FROM t").isEmpty()); // the backup object was finished
+        java.util.concurrent.atomic.AtomicInteger reports = new java.util.concurrent.atomic.AtomicInteger();
+        p.backup("main", dir.resolve("b2.db"), (remaining, pages) -> {
+            reports.incrementAndGet();
+            try {
+                c.close(); // the backup still points into the connection: freed once it has finished
+            } catch (SQLException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        assertTrue(reports.get() > 1);
+        assertTrue(c.isClosed());
+        try (Connection copy = java.sql.DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("b2.db"));
+             Statement s = copy.createStatement(); ResultSet rs = s.executeQuery("SELECT count(*) FROM t")) {
+            rs.next();
+            assertEquals(5003, rs.getInt(1)); // the copy completed
+        }
+    }
 }

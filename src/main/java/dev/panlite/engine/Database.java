@@ -633,8 +633,12 @@ public final class Database {
         if (restore) {
             refuseInCallback("restore");
         }
+        // the progress callback runs while the sqlite3_backup* points into this connection: counted as a
+        // callback, so closing the connection from it waits until the backup is finished
+        Scratch.Progress counted = progress == null ? null
+                : (remaining, pages) -> scratch.callbacks().runInside(() -> progress.report(remaining, pages));
         Scratch.Copied copied = Scratch.backup(db, schema, file, restore, config.busyTimeoutMillis(), pagesPerStep,
-                progress);
+                counted);
         if (copied.rc() != Sqlite.OK) {
             throw ResultCodes.exception(copied.rc(), copied.message() + " (" + (restore ? "restore from '" : "backup to '")
                     + file + "')", null, ResultCodes.Phase.EXECUTE);

@@ -45,6 +45,21 @@ public final class Callbacks {
         return depth;
     }
 
+    /**
+     * Runs Java code that SQLite does not call but that runs while a native object of this connection
+     * is in mid-use (a backup's progress between steps): counted like a callback, so a close inside it
+     * is deferred and what would free that object is refused. Lock held.
+     */
+    public void runInside(Runnable body) {
+        int saved = depth;
+        depth++;
+        try {
+            body.run();
+        } finally {
+            depth = saved;
+        }
+    }
+
     /** Counts a callback in; null (and nothing counted) when this thread's callbacks nest too deep. */
     int[] enter() {
         int[] threadDepth = THREAD_DEPTH.get();
