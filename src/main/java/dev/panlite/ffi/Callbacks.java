@@ -40,6 +40,17 @@ public final class Callbacks {
     /** Callbacks of this connection now running; only the thread holding the connection's lock changes it. */
     int depth;
 
+    /**
+     * Of those, change hooks (update, commit, rollback): SQLite forbids them to use the connection at
+     * all (even prepare and step modify it), so the engine refuses every call while one runs.
+     */
+    int hookDepth;
+
+    /** True while a change hook of this connection runs (lock held). */
+    public boolean inHook() {
+        return hookDepth > 0;
+    }
+
     /** How many callbacks of this connection are running (nested) now; call with the connection's lock held. */
     public int depth() {
         return depth;
