@@ -166,8 +166,8 @@ public enum Setting {
                     + " asked for."),
     JDBC_EXPLICIT_READONLY("jdbc.explicit_readonly", Use.DRIVER, Values.bool(), "false",
             "The incumbent's read-only transactions: setReadOnly(true) makes transactions read-only"
-                    + " (PRAGMA query_only, as Panlite always does), and the others begin IMMEDIATE"
-                    + " instead of DEFERRED."),
+                    + " (PRAGMA query_only, as Panlite always does), and the others begin IMMEDIATE even"
+                    + " with transaction_mode=DEFERRED."),
     TRANSACTION_MODE("transaction_mode", Use.DRIVER, Values.transactionMode(), "IMMEDIATE",
             "How transactions begin when auto-commit is off (lazily, at the first statement):"
                     + " IMMEDIATE takes the write lock at once, queueing fairly behind this JVM's other"

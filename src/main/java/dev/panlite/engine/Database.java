@@ -195,6 +195,19 @@ public final class Database {
         return scratch.callbacks().depth();
     }
 
+    /**
+     * Throws while a change listener of this connection runs on this thread: SQLite forbids using the
+     * connection from its update, commit and rollback hooks (prepare and step both modify it). Lock held.
+     */
+    public void checkNotInHook() throws SQLException {
+        if (scratch.callbacks().inHook()) {
+            throw ResultCodes.exception(Sqlite.MISUSE, "A change listener cannot use its connection (SQLite forbids it "
+                    + "inside update, commit, rollback hooks and progress handlers); do the work after the statement"
+                    + " returns", null,
+                    ResultCodes.Phase.EXECUTE);
+        }
+    }
+
     /** For assertions: native calls on this connection need its lock. */
     public boolean isLockedByMe() {
         return lock.isHeldByCurrentThread();
@@ -241,6 +254,7 @@ public final class Database {
     /** Throws if the connection is closed; call with the lock held. */
     public void checkOpen() throws SQLException {
         assert isLockedByMe();
+        checkNotInHook();
         if (closed || closeWhenIdle) {
             throw new SQLNonTransientConnectionException("The connection is closed", "08003");
         }
@@ -626,8 +640,12 @@ public final class Database {
         if (restore) {
             refuseInCallback("restore");
         }
+        // the progress callback runs while the sqlite3_backup* points into this connection: counted as a
+        // callback, so closing the connection from it waits until the backup is finished
+        Scratch.Progress counted = progress == null ? null
+                : (remaining, pages) -> scratch.callbacks().runInside(() -> progress.report(remaining, pages));
         Scratch.Copied copied = Scratch.backup(db, schema, file, restore, config.busyTimeoutMillis(), pagesPerStep,
-                progress);
+                counted);
         if (copied.rc() != Sqlite.OK) {
             throw ResultCodes.exception(copied.rc(), copied.message() + " (" + (restore ? "restore from '" : "backup to '")
                     + file + "')", null, ResultCodes.Phase.EXECUTE);
@@ -649,6 +667,18 @@ public final class Database {
     public void deserialize(String schema, byte[] image) throws SQLException {
         assert isLockedByMe();
         refuseInCallback("deserialize");
+        // sqlite3_deserialize closes the schema's old b-tree under any statement still reading it (its
+        // cursors would dangle: found by the misuse fuzz): refuse while one runs or a blob is open
+        if (openBlobs != null) {
+            throw ResultCodes.exception(Sqlite.BUSY, "deserialize: a blob of this connection is open; free() it first",
+                    null, ResultCodes.Phase.EXECUTE);
+        }
+        for (long s = Sqlite.nextStmt(db, 0); s != 0; s = Sqlite.nextStmt(db, s)) {
+            if (Sqlite.stmtBusy(s)) {
+                throw ResultCodes.exception(Sqlite.BUSY, "deserialize: a statement of this connection is still"
+                        + " running (an open ResultSet?); close it first", null, ResultCodes.Phase.EXECUTE);
+            }
+        }
         int rc = Scratch.deserialize(db, schema, image);
         if (rc != Sqlite.OK) {
             throw error(rc, null, ResultCodes.Phase.EXECUTE);

@@ -873,6 +873,17 @@ public final class Sqlite {
             FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, JAVA_INT));
     private static final MethodHandle BLOB_BYTES = bind("sqlite3_blob_bytes", FunctionDescriptor.of(JAVA_INT, ADDRESS));
     private static final MethodHandle BLOB_CLOSE = bind("sqlite3_blob_close", FunctionDescriptor.of(JAVA_INT, ADDRESS));
+    private static final MethodHandle STMT_BUSY = bind("sqlite3_stmt_busy", FunctionDescriptor.of(JAVA_INT, ADDRESS),
+            CRITICAL);
+
+    /** Whether {@code stmt} has stepped and not been reset: it holds cursors on its database. */
+    public static boolean stmtBusy(long stmt) {
+        try {
+            return (int) STMT_BUSY.invokeExact(ptr(stmt)) != 0;
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
 
     /** The bytes of schema {@code schema} (a copy SQLite allocated: free it with {@link #free}); NULL on failure. */
     static MemorySegment serialize(long db, MemorySegment schema, MemorySegment outSize) {

@@ -444,6 +444,28 @@ final class Actions {
             }
         });
 
+        add("blob.open", 2, x -> { // incremental I/O on a stored value (PanliteConnection.openBlob)
+            Connection c = x.conn();
+            if (c != null) {
+                x.w.blobs.put(x.r, c.unwrap(PanliteConnection.class).openBlob(x.oneOf(List.of("main", "temp", "nope")),
+                        "t", x.oneOf(List.of("d", "b", "a", "nope")), x.r.nextInt(5), x.r.nextBoolean()));
+            }
+        });
+        add("blob.stream", 2, x -> { // a stream outliving its blob, its connection, shared across threads
+            Blob b = x.w.blobs.pick(x.r);
+            if (b != null) {
+                if (x.r.nextBoolean()) {
+                    readAll(b.getBinaryStream(1, Math.min(b.length(), 3)));
+                } else {
+                    try (java.io.OutputStream out = b.setBinaryStream(x.oneOf(List.of(1L, 2L, 0L)))) {
+                        out.write(new byte[x.r.nextInt(4)]);
+                    } catch (IOException expected) {
+                        // past the end, closed, read-only: an error, never a crash
+                    }
+                }
+            }
+        });
+
         // ---------------------------------------------------------------- callbacks (extras API)
         add("fn.function", 3, x -> {
             Connection c = x.conn();
@@ -455,6 +477,19 @@ final class Actions {
             Connection c = x.conn();
             if (c != null) {
                 Callbacks.register(x.w, x, c, x.oneOf(List.of("fz_agg", "fz_agg2")));
+            }
+        });
+        add("fn.window", 2, x -> {
+            Connection c = x.conn();
+            if (c != null) {
+                Callbacks.register(x.w, x, c, "fz_win");
+            }
+        });
+        add("fn.progress", 2, x -> {
+            Connection c = x.conn();
+            if (c != null) {
+                c.unwrap(PanliteConnection.class).setProgressHandler(x.oneOf(List.of(1, 10, 100, 0, -1)),
+                        x.chance(80) ? Callbacks.progress(x.w, x, c) : null);
             }
         });
         add("fn.collation", 2, x -> {
@@ -530,6 +565,35 @@ final class Actions {
             Statement s = x.chance(70) ? c.createStatement() : x.w.statements.pick(x.r);
             if (s != null) {
                 s.execute(sql);
+            }
+        });
+    }
+
+    static {
+        // ---------------------------------------------------------------- images and the backup API (issue 13)
+        add("backup.api", 2, x -> {
+            Connection c = x.conn();
+            if (c == null) {
+                return;
+            }
+            PanliteConnection p = c.unwrap(PanliteConnection.class);
+            String schema = x.oneOf(List.of("main", "temp", "nope"));
+            java.nio.file.Path file = java.nio.file.Path.of(x.w.file(2 + x.r.nextInt(2)));
+            switch (x.r.nextInt(5)) {
+                case 0 -> p.serialize(schema);
+                case 1 -> p.deserialize(schema, x.chance(50) ? p.serialize("main") : new byte[x.r.nextInt(1024)]);
+                case 2 -> p.backup(schema, file, x.chance(50) ? null : (remaining, total) -> {
+                    if (x.chance(5)) {
+                        throw new Callbacks.FuzzRuntime("fuzz: backup progress throws");
+                    }
+                });
+                case 3 -> p.restore(schema, file, null);
+                default -> {
+                    Statement s = x.w.statements.pick(x.r);
+                    if (s != null) {
+                        s.execute("SELECT count(*) FROM t"); // while an image may just have replaced the schema
+                    }
+                }
             }
         });
     }

@@ -132,6 +132,8 @@ final class Callbacks {
                     PanliteConnection p = own.unwrap(PanliteConnection.class);
                     if (name.startsWith("fz_agg")) {
                         p.createAggregate(name, -1, x.r.nextBoolean(), aggregateFactory(w, x, own, name));
+                    } else if (name.startsWith("fz_win")) {
+                        p.createWindowFunction(name, -1, x.r.nextBoolean(), windowFactory(w, x, own, name));
                     } else if (name.startsWith("fz_coll")) {
                         p.createCollation(name, collation(w, x, own, name));
                     } else {
@@ -141,7 +143,7 @@ final class Callbacks {
                 });
             case REPLACE_OTHER:
                 return guard(w, name, () -> {
-                    String other = x.oneOf(List.of("fz_f", "fz_g", "fz_agg", "fz_coll"));
+                    String other = x.oneOf(List.of("fz_f", "fz_g", "fz_agg", "fz_coll", "fz_win"));
                     register(w, x, own, other);
                     return "replaced " + other;
                 });
@@ -251,6 +253,58 @@ final class Callbacks {
         };
     }
 
+    /** A window function whose four callbacks each misbehave in their own way (issue 13). */
+    static java.util.function.Supplier<dev.panlite.SqlWindowFunction> windowFactory(World w, Ctx x, Connection own,
+            String name) {
+        Mood factoryMood = x.chance(85) ? Mood.IDENTITY : x.oneOf(List.of(Mood.THROW_RUNTIME, Mood.ODD_TYPE));
+        Mood stepMood = mood(x);
+        Mood inverseMood = mood(x);
+        Mood valueMood = mood(x);
+        return () -> {
+            switch (factoryMood) {
+                case THROW_RUNTIME -> throw new FuzzRuntime("fuzz: window factory throws");
+                case ODD_TYPE -> {
+                    return null;
+                }
+                default -> {
+                    return new dev.panlite.SqlWindowFunction() {
+                        long rows;
+
+                        @Override
+                        public void step(Object[] args) throws Exception {
+                            rows++;
+                            misbehave(w, stepMood, own, name, args);
+                        }
+
+                        @Override
+                        public void inverse(Object[] args) throws Exception {
+                            rows--;
+                            misbehave(w, inverseMood, own, name, args);
+                        }
+
+                        @Override
+                        public Object value() throws Exception {
+                            Object v = misbehave(w, valueMood, own, name, new Object[] {rows});
+                            return valueMood == Mood.IDENTITY ? rows : v;
+                        }
+                    };
+                }
+            }
+        };
+    }
+
+    /** A progress handler that misbehaves, or stops the statement now and then. */
+    static dev.panlite.ProgressHandler progress(World w, Ctx x, Connection own) {
+        Mood mood = mood(x);
+        int stopEvery = x.oneOf(List.of(0, 1, 7, 1000));
+        long[] calls = {0};
+        return () -> {
+            Object v = misbehave(w, mood, own, "progress", new Object[] {calls[0]});
+            calls[0]++;
+            return stopEvery > 0 && calls[0] % stopEvery == 0 ? 1 : v instanceof Integer i ? i : 0;
+        };
+    }
+
     static Comparator<String> collation(World w, Ctx x, Connection own, String name) {
         int kind = x.r.nextInt(8);
         Mood mood = mood(x);
@@ -308,6 +362,8 @@ final class Callbacks {
         PanliteConnection p = c.unwrap(PanliteConnection.class);
         if (name.startsWith("fz_agg")) {
             p.createAggregate(name, x.chance(80) ? -1 : x.r.nextInt(3), x.r.nextBoolean(), aggregateFactory(w, x, c, name));
+        } else if (name.startsWith("fz_win")) {
+            p.createWindowFunction(name, x.chance(80) ? -1 : x.r.nextInt(3), x.r.nextBoolean(), windowFactory(w, x, c, name));
         } else if (name.startsWith("fz_coll")) {
             p.createCollation(name, collation(w, x, c, name));
         } else {
