@@ -33,11 +33,16 @@ class LibraryLoadingTest {
 
     /** Runs the child with {@code -Dpanlite.sqlite.library=library}; its report as a map. */
     static Map<String, String> runChild(String library) throws IOException, InterruptedException {
+        return runChild(List.of("-D" + SqliteLibrary.LIBRARY_PROPERTY + "=" + library));
+    }
+
+    /** Runs the child with these -D options (none: the default engine). */
+    static Map<String, String> runChild(List<String> properties) throws IOException, InterruptedException {
         String java = ProcessHandle.current().info().command().orElseThrow(() -> new AssertionError("no java command"));
         List<String> command = new ArrayList<>();
         command.add(java);
         command.add("--enable-native-access=ALL-UNNAMED");
-        command.add("-D" + SqliteLibrary.LIBRARY_PROPERTY + "=" + library);
+        command.addAll(properties);
         String helper = System.getProperty("panlite.helper");
         if (helper != null) {
             command.add("-Dpanlite.helper=" + helper); // the same helper mode as this run
@@ -128,6 +133,62 @@ class LibraryLoadingTest {
         assertTrue(version.matches("3\\.\\d+\\.\\d+.*"), version);
         assertEquals(copy.toString(), r.get("loadedFrom"), r::toString);
         assertEquals("true", r.get("chosenMapped"), () -> "the copy is not mapped in the child: " + r);
+    }
+
+    /** Whether this build put an engine into the jar for this platform (else it said why, and the default is the system library). */
+    private static boolean engineBundled() {
+        return LibraryLoadingTest.class.getResource("/native/linux-" + (isX64() ? "x86_64" : "aarch64") + "/libsqlite3.so") != null;
+    }
+
+    @Test
+    void theDefaultIsTheBundledEngineAndItSaysSo() throws Exception {
+        assumeTrue(engineBundled(), "this build has no bundled engine");
+        Map<String, String> r = runChild(List.of("-Dpanlite.native.dir=" + dir.resolve("cache")));
+        assertNull(r.get("exception"), r::toString);
+        assertEquals("true", r.get("bundled"), r::toString);
+        assertTrue(r.get("loadedFrom").matches(java.util.regex.Pattern.quote(dir.resolve("cache").toString())
+                + "/libsqlite3-[0-9a-f]{16}\\.so"), r::toString);
+        assertEquals(r.get("sqlSourceId"), r.get("sourceId"), r::toString);
+        assertTrue(r.get("sourceId").matches("\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d [0-9a-f]{40,}.*"), r::toString);
+        long logged = r.get("(output)").lines().filter(l -> l.contains("Panlite uses the bundled SQLite " + r.get("version")
+                + " (" + r.get("sourceId") + ") from " + r.get("loadedFrom"))).count();
+        assertEquals(1, logged, r::toString);
+    }
+
+    @Test
+    void systemSkipsTheBundledEngine() throws Exception {
+        assumeTrue(systemLibrary() != null, "no system libsqlite3 found");
+        Map<String, String> r = runChild(SqliteLibrary.SYSTEM);
+        assertNull(r.get("exception"), r::toString);
+        assertEquals("false", r.get("bundled"), r::toString);
+        assertEquals("libsqlite3.so.0", r.get("loadedFrom"), r::toString);
+        assertEquals(r.get("sqlSourceId"), r.get("sourceId"), r::toString);
+        assertTrue(r.get("(output)").contains("Panlite uses SQLite " + r.get("version")), r::toString);
+    }
+
+    @Test
+    void anUnusableCacheDirectoryFallsBackToTheSystemLibrary() throws Exception {
+        assumeTrue(engineBundled(), "this build has no bundled engine");
+        assumeTrue(systemLibrary() != null, "no system libsqlite3 found");
+        Path notADirectory = dir.resolve("plain-file");
+        Files.writeString(notADirectory, "x");
+        Map<String, String> r = runChild(List.of("-Dpanlite.native.dir=" + notADirectory.resolve("panlite")));
+        assertNull(r.get("exception"), r::toString);
+        assertEquals("false", r.get("bundled"), r::toString);
+        assertEquals("libsqlite3.so.0", r.get("loadedFrom"), r::toString);
+    }
+
+    @Test
+    void whenNothingLoadsTheErrorListsWhatWasTried() throws Exception {
+        Path notADirectory = dir.resolve("plain-file");
+        Files.writeString(notADirectory, "x");
+        // the bundled engine cannot be extracted, and the chosen path does not exist
+        Map<String, String> r = runChild(List.of("-Dpanlite.native.dir=" + notADirectory.resolve("panlite"),
+                "-D" + SqliteLibrary.LIBRARY_PROPERTY + "=/nonexistent/libsqlite3.so"));
+        String message = r.get("message");
+        assertNotNull(message, r::toString);
+        assertTrue(message.contains("Tried:"), message);
+        assertTrue(message.contains("/nonexistent/libsqlite3.so"), message);
     }
 
     /** libsqlite3.so.0 as ldconfig knows it, or the usual Debian path. */
