@@ -200,7 +200,7 @@ class LibraryLoadingTest {
             for (String line : out.split("\n")) {
                 if (line.contains("libsqlite3.so.0") && line.contains("x86-64") == isX64() && line.contains("=>")) {
                     Path path = Path.of(line.substring(line.indexOf("=>") + 2).trim());
-                    if (Files.isReadable(path)) {
+                    if (isLibrary(path)) {
                         return path.toRealPath();
                     }
                 }
@@ -211,11 +211,22 @@ class LibraryLoadingTest {
         for (String candidate : List.of("/usr/lib/x86_64-linux-gnu/libsqlite3.so.0", "/lib/x86_64-linux-gnu/libsqlite3.so.0",
                 "/usr/lib/aarch64-linux-gnu/libsqlite3.so.0", "/usr/lib64/libsqlite3.so.0", "/usr/lib/libsqlite3.so.0")) {
             Path path = Path.of(candidate);
-            if (Files.isReadable(path)) {
+            if (isLibrary(path)) {
                 return path.toRealPath();
             }
         }
         return null;
+    }
+
+    /** A readable ELF file (not, e.g., an empty file mounted over the library to hide it). */
+    private static boolean isLibrary(Path path) throws IOException {
+        if (!Files.isReadable(path) || Files.size(path) < 4) {
+            return false;
+        }
+        try (var in = Files.newInputStream(path)) {
+            byte[] magic = in.readNBytes(4);
+            return magic[0] == 0x7f && magic[1] == 'E' && magic[2] == 'L' && magic[3] == 'F';
+        }
     }
 
     private static boolean isX64() {

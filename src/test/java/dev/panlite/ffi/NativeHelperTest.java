@@ -238,8 +238,10 @@ class NativeHelperTest {
     void anUnusableCacheDirectoryFallsBackWithOneLogLine() throws Exception {
         Path notADirectory = tmp.resolve("plain-file");
         Files.writeString(notADirectory, "x");
-        Child child = runChild(List.of("-D" + NativeFiles.DIR_PROPERTY + "=" + notADirectory.resolve("panlite")),
-                loadedSqlite().toString());
+        // the SQLite this JVM runs on, named by path: no extraction needed for it, the separate helper's fails
+        Path sqlite = loadedSqlite();
+        Child child = runChild(List.of("-D" + NativeFiles.DIR_PROPERTY + "=" + notADirectory.resolve("panlite"),
+                "-D" + SqliteLibrary.LIBRARY_PROPERTY + "=" + sqlite), sqlite.toString());
 
         assertEquals("false", child.get("helperActive"), child.output());
         assertEquals("null", child.get("helperPath"), child.output());
