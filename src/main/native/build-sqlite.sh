@@ -84,8 +84,10 @@ declared=$(sed -n 's/^#define SQLITE_VERSION  *"\(.*\)"/\1/p' "$header")
 # --- options for this platform
 options=$(sed -e 's/#.*//' "$here/sqlite/options.txt" | tr -s ' \n' '  ')
 case "$platform" in
-    windows-*) flags="-shared" options="$options -DSQLITE_API=__declspec(dllexport) -DSQLITE_OS_WIN=1"
-               libs="" ;;
+    # Windows has no localtime_r/gmtime_r (SQLite uses its own there); exports must be declared.
+    windows-*) flags="-shared" libs=""
+               options="$(printf '%s' "$options" | sed 's/-DHAVE_LOCALTIME_R=1//; s/-DHAVE_GMTIME_R=1//')"
+               options="$options -DSQLITE_API=__declspec(dllexport)" ;;
     macos-*) flags="-dynamiclib -fPIC"; libs="-lm" ;;
     # -ldl and -lpthread: on glibc before 2.34 dlopen (load_extension) and threads live there.
     *) flags="-shared -fPIC"; libs="-lm -ldl -lpthread" ;;
@@ -95,8 +97,9 @@ esac
 first_word=${cc%% *}
 command -v "$first_word" >/dev/null 2>&1 || [ -x "$first_word" ] || warn "no C compiler: '$first_word' not found; set CC"
 compiler=$($cc --version 2>/dev/null | head -n 1)
+# The compiler command without its directory: the same zig in another build directory is the same compiler.
 key=$(printf '%s\n' "$(sha256 "$src")" "$(sha256 "$here/panlite_helper.c")" "$options" "$flags" "$libs" \
-    "${CFLAGS:-}" "${LDFLAGS:-}" "$cc" "$compiler" "$platform" | sha256 - | cut -c1-24)
+    "${CFLAGS:-}" "${LDFLAGS:-}" "${cc##*/}" "$compiler" "$platform" | sha256 - | cut -c1-24)
 cache=${PANLITE_BUILD_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/panlite-build}
 cached="$cache/$key/$lib"
 
@@ -110,6 +113,7 @@ if [ ! -f "$cached" ]; then
         rm -f "$tmp"
         warn "'$cc' failed to compile sqlite3.c: $(grep -m 1 -i error "$build_dir/sqlite-build.log")"
     fi
+    rm -f "$cache/$key/"*.pdb "$cache/$key/"*.lib # what a Windows link leaves beside the DLL
     mv -f "$tmp" "$cached" || { rm -f "$tmp"; warn "cannot write $cached"; }
 fi
 if ! cmp -s "$cached" "$target"; then

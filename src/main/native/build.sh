@@ -60,6 +60,7 @@ esac
 tmp="$target.tmp.$$"
 # shellcheck disable=SC2086 # flags are words on purpose
 if $cc $flags ${CFLAGS:-} -o "$tmp" "$src"; then
+    rm -f "$dir/"*.pdb "$dir/"*.lib # what a Windows link leaves beside the DLL
     mv -f "$tmp" "$target" || { rm -f "$tmp"; warn "cannot write $target"; }
     rm -f "$dir/NOT-BUILT.txt"
     echo "panlite native helper: built $target"

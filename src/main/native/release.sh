@@ -21,7 +21,9 @@ if [ ! -d "$zig_dir/ziglang" ]; then
     python3 -m pip install --quiet --disable-pip-version-check --no-deps --require-hashes \
         --target "$zig_dir" -r "$here/zig-requirements.txt" || { echo "release: pip could not install ziglang" >&2; exit 1; }
 fi
-zig="env PYTHONPATH=$zig_dir python3 -m ziglang cc"
+# zig-cc: the compiler as one command (its name, not its directory, goes into the build cache key)
+zig="$zig_dir/zig-cc"
+printf '#!/bin/sh\nPYTHONPATH="%s" exec python3 -m ziglang cc "$@"\n' "$zig_dir" > "$zig" && chmod +x "$zig"
 # zig cc adds debug information unless told not to (it would make the library 5x larger)
 export CFLAGS="${CFLAGS:-} -g0"
 
