@@ -66,7 +66,7 @@ if ! vendored; then
     # --locked: exactly the crate and checksum of Cargo.lock; --offline retries from cargo's cache.
     if ! cargo vendor --quiet --locked --manifest-path "$manifest" "$vendor" >/dev/null 2>"$build_dir/cargo-vendor.log" \
         && ! cargo vendor --quiet --locked --offline --manifest-path "$manifest" "$vendor" >/dev/null 2>>"$build_dir/cargo-vendor.log"; then
-        warn "cargo vendor failed (offline, no crate in cargo's cache?): $(tail -n 1 "$build_dir/cargo-vendor.log")"
+        warn "cargo vendor failed (offline, no crate in cargo's cache?): $(grep -m 1 'error' "$build_dir/cargo-vendor.log")"
     fi
     vendored || warn "the vendored libsqlite3-sys is not the one pinned in Cargo.lock ($locked)"
 fi
