@@ -31,21 +31,10 @@ cc=${CC:-cc}
 SQLITE_VERSION=3.54.1
 
 . "$here/platform.sh"
-platform=${PANLITE_PLATFORM:-$(panlite_platform "$os_name" "$os_arch")}
-lib=$(panlite_libname "$platform" sqlite3)
-dir="$out_root/native/$platform"
-target="$dir/$lib"
-
-warn() {
-    echo "WARNING: bundled SQLite not built for $platform ($1); the jar will use the system SQLite" >&2
-    rm -f "$target"
-    printf '%s\n' "$1" > "$dir/SQLITE-NOT-BUILT.txt" 2>/dev/null
-    exit 0
-}
-
-mkdir -p "$dir" || warn "cannot create $dir"
+panlite_output "$out_root" "$os_name" "$os_arch" sqlite3 SQLITE-NOT-BUILT.txt "bundled SQLite" \
+    "the jar will use the system SQLite"
 if [ "${PANLITE_SQLITE:-}" = none ] || [ "$cc" = none ]; then
-    warn "turned off by ${PANLITE_SQLITE:+PANLITE_SQLITE=none}${PANLITE_SQLITE:-CC=none}"
+    warn "turned off by PANLITE_SQLITE=none or CC=none"
 fi
 
 sha256() {

@@ -21,21 +21,9 @@ src="$here/panlite_helper.c"
 cc=${CC:-cc}
 
 . "$here/platform.sh"
-platform=${PANLITE_PLATFORM:-$(panlite_platform "$os_name" "$os_arch")}
-lib=$(panlite_libname "$platform" panlite_helper)
-
-dir="$out_root/native/$platform"
-target="$dir/$lib"
-
 # Without a library, NOT-BUILT.txt in its place says why (NativeHelper reports it at run time).
-warn() {
-    echo "WARNING: panlite native helper not built ($1); the jar will use plain downcalls for fused calls" >&2
-    rm -f "$target"
-    printf '%s\n' "$1" > "$dir/NOT-BUILT.txt" 2>/dev/null
-    exit 0
-}
-
-mkdir -p "$dir" || warn "cannot create $dir"
+panlite_output "$out_root" "$os_name" "$os_arch" panlite_helper NOT-BUILT.txt "panlite native helper" \
+    "the jar will use plain downcalls for fused calls"
 
 # Up to date: nothing to do.
 if [ -f "$target" ] && [ ! -f "$dir/NOT-BUILT.txt" ] && [ "$target" -nt "$src" ] && [ "$target" -nt "$0" ] && [ "$target" -nt "$here/platform.sh" ]; then

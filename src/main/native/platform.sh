@@ -4,6 +4,10 @@
 #
 #   panlite_platform <os.name> <os.arch>   prints e.g. linux-x86_64, linux-aarch64-musl, macos-aarch64
 #   panlite_libname <platform> <base>      prints lib<base>.so, lib<base>.dylib or <base>.dll
+#   panlite_output <classes-dir> <os.name> <os.arch> <base> <note> <what> <fallback>
+#       sets platform, lib, dir, target (<classes-dir>/native/<platform>/<lib>) and creates dir;
+#       afterwards `warn REASON` prints "WARNING: <what> not built for <platform> (REASON); <fallback>",
+#       removes the library, leaves REASON in dir/<note> (the driver reports it) and exits 0.
 
 panlite_lower() { printf '%s' "$1" | tr '[:upper:]' '[:lower:]'; }
 
@@ -49,4 +53,22 @@ panlite_libname() {
         windows-*) printf '%s.dll\n' "$2" ;;
         *) printf 'lib%s.so\n' "$2" ;;
     esac
+}
+
+panlite_output() {
+    platform=${PANLITE_PLATFORM:-$(panlite_platform "$2" "$3")}
+    lib=$(panlite_libname "$platform" "$4")
+    dir="$1/native/$platform"
+    target="$dir/$lib"
+    _note=$5
+    _what=$6
+    _fallback=$7
+    mkdir -p "$dir" || warn "cannot create $dir"
+}
+
+warn() {
+    echo "WARNING: $_what not built for $platform ($1); $_fallback" >&2
+    rm -f "$target"
+    printf '%s\n' "$1" > "$dir/$_note" 2>/dev/null
+    exit 0
 }
