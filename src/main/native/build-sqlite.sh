@@ -85,7 +85,8 @@ esac
 # --- cache
 first_word=${cc%% *}
 command -v "$first_word" >/dev/null 2>&1 || [ -x "$first_word" ] || warn "no C compiler: '$first_word' not found; set CC"
-compiler=$($cc --version 2>/dev/null | head -n 1)
+# (in the build directory: zig cc leaves an empty a.o behind for --version)
+compiler=$(cd "$build_dir" && $cc --version 2>/dev/null | head -n 1)
 # The compiler command without its directory: the same zig in another build directory is the same compiler.
 key=$(printf '%s\n' "$(sha256 "$src")" "$(sha256 "$here/panlite_helper.c")" "$options" "$flags" "$libs" \
     "${CFLAGS:-}" "${LDFLAGS:-}" "${cc##*/}" "$compiler" "$platform" | sha256 - | cut -c1-24)

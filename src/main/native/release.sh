@@ -7,7 +7,8 @@
 #   sh release.sh <classes-dir> <build-dir>
 #
 # zig carries the C libraries and SDK stubs of every target, so one Linux x86_64 machine builds them
-# all; Linux libraries are linked against glibc 2.17 (RHEL 7/8, Ubuntu 20.04 and newer all load them).
+# all; Linux libraries are linked against glibc 2.17 (RHEL 7/8, Ubuntu 20.04 and newer all load them),
+# macOS ones for macOS 11 and newer (zig's default would be the newest macOS), arm64 ad-hoc signed.
 # Each platform is built by build-sqlite.sh and build.sh as on a developer machine (same cache), and
 # a platform that fails says so in one WARNING line; the script exits non-zero if any failed.
 set -u
@@ -31,7 +32,7 @@ failed=""
 # platform directory, zig target
 for pair in linux-x86_64:x86_64-linux-gnu.2.17 linux-aarch64:aarch64-linux-gnu.2.17 \
             linux-x86_64-musl:x86_64-linux-musl linux-aarch64-musl:aarch64-linux-musl \
-            windows-x86_64:x86_64-windows-gnu macos-x86_64:x86_64-macos macos-aarch64:aarch64-macos; do
+            windows-x86_64:x86_64-windows-gnu macos-x86_64:x86_64-macos.11.0 macos-aarch64:aarch64-macos.11.0; do
     platform=${pair%%:*}
     target=${pair#*:}
     echo "release: $platform (zig cc -target $target)"
