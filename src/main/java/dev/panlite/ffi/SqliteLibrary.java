@@ -76,7 +76,9 @@ public final class SqliteLibrary {
         }
         String install = "Install SQLite " + MINIMUM_VERSION_TEXT + " or newer (Debian/Ubuntu: apt-get install"
                 + " libsqlite3-0; Fedora: dnf install sqlite-libs; macOS ships /usr/lib/libsqlite3.dylib; Windows: put"
-                + " sqlite3.dll on the PATH), or set -D" + LIBRARY_PROPERTY + "=/path/to/libsqlite3 to choose a build.";
+                + " sqlite3.dll on the PATH), or set -D" + LIBRARY_PROPERTY + "=/path/to/libsqlite3 to choose a build"
+                + (!chosen.isEmpty() && SqliteLibrary.class.getResource(NativeFiles.resourceName(BUNDLED_BASE_NAME)) != null
+                        ? ", or leave it unset to use the SQLite bundled in the jar." : ".");
         String error = null;
         String version = null;
         String sourceId = null;
