@@ -31,8 +31,9 @@ public enum Setting {
             "Let SQL's load_extension() load SQLite extensions from shared libraries"
                     + " (sqlite3_enable_load_extension). Off by default: it runs native code named in SQL."),
     BUSY_TIMEOUT("busy_timeout", Use.OPEN, Values.range(0, Integer.MAX_VALUE), "3000",
-            "Milliseconds to keep retrying while another connection holds a lock, before failing"
-                    + " with SQLITE_BUSY (sqlite3_busy_timeout); 0 fails at once."),
+            "Milliseconds to wait while another connection holds the write lock, before failing"
+                    + " with SQLITE_BUSY; 0 fails at once. The wait is in Java (a fair queue within the"
+                    + " JVM, retries for other processes), never asleep inside SQLite."),
 
     // ---- PRAGMAs run right after open, in this order; none unless given.
     ENCODING("encoding", Use.PRAGMA, Values.encoding(), null,
@@ -95,6 +96,33 @@ public enum Setting {
     USER_VERSION("user_version", Use.PRAGMA, Values.range(Integer.MIN_VALUE, Integer.MAX_VALUE),
             null, "Writes this 32-bit integer, free for the application's schema version, into the"
                     + " database header (PRAGMA user_version); needs a writable database."),
+    INCREMENTAL_VACUUM("incremental_vacuum", Use.PRAGMA, Values.range(0, Integer.MAX_VALUE), null,
+            "Frees up to this many pages from the free list at open (PRAGMA incremental_vacuum); 0 frees"
+                    + " them all. Only in auto_vacuum=INCREMENTAL databases."),
+    LIMIT_PAGE_COUNT("limit_page_count", Use.PRAGMA, Values.range(1, 4294967294L), null,
+            "The incumbent's name for max_page_count: most pages the database file may grow to"
+                    + " (PRAGMA max_page_count).", "max_page_count"),
+
+    // ---- The incumbent's deprecated PRAGMAs: applied where the loaded SQLite still has them (read
+    // back after setting), else accepted with one logged warning per configuration.
+    COUNT_CHANGES("count_changes", Use.LEGACY, Values.bool(), null,
+            "Deprecated PRAGMA count_changes: INSERT, UPDATE and DELETE return their row count as a"
+                    + " row, so they then have a result set."),
+    DEFAULT_CACHE_SIZE("default_cache_size", Use.LEGACY, Values.range(Integer.MIN_VALUE, Integer.MAX_VALUE), null,
+            "Deprecated PRAGMA default_cache_size: the page cache size stored in the database file;"
+                    + " prefer cache_size."),
+    EMPTY_RESULT_CALLBACKS("empty_result_callbacks", Use.LEGACY, Values.bool(), null,
+            "Deprecated PRAGMA empty_result_callbacks; no effect on this driver. Also accepted under the"
+                    + " incumbent's key empty_result_callback."),
+    FULL_COLUMN_NAMES("full_column_names", Use.LEGACY, Values.bool(), null,
+            "Deprecated PRAGMA full_column_names: result columns named TABLE.COLUMN."),
+    SHORT_COLUMN_NAMES("short_column_names", Use.LEGACY, Values.bool(), null,
+            "Deprecated PRAGMA short_column_names: result columns named COLUMN."),
+    LEGACY_FILE_FORMAT("legacy_file_format", Use.LEGACY, Values.bool(), null,
+            "PRAGMA legacy_file_format, a no-op that SQLite has removed: accepted with a warning."),
+    TEMP_STORE_DIRECTORY("temp_store_directory", Use.LEGACY, Values.text(), null,
+            "Deprecated PRAGMA temp_store_directory: the directory of temporary files (process-wide);"
+                    + " prefer the SQLITE_TMPDIR environment variable."),
 
     // ---- sqlite3_limit(db, SQLITE_LIMIT_*, value) after open; ids from sqlite3.h.
     LIMIT_LENGTH("limit_length", 0,
@@ -122,10 +150,30 @@ public enum Setting {
     LIMIT_WORKER_THREADS("limit_worker_threads", 11,
             "Most auxiliary threads one prepared statement may start (SQLITE_LIMIT_WORKER_THREADS)."),
 
+    // ---- Encryption: needs an SQLite with a codec (SQLCipher, SQLite3MultipleCiphers).
+    PASSWORD("password", Use.KEY, Values.text(), null,
+            "Key of an encrypted database, applied first (PRAGMA key, or hexkey as hexkey_mode says);"
+                    + " needs an SQLite build with encryption (panlite.sqlite.library), else the"
+                    + " connection fails. Empty: no key."),
+    HEXKEY_MODE("hexkey_mode", Use.KEY, Values.oneOf("NONE", "SSE", "SQLCIPHER"), "NONE",
+            "How password is read: NONE as a passphrase (PRAGMA key), SSE as hex for PRAGMA hexkey,"
+                    + " SQLCIPHER as hex for PRAGMA key = \"x'...'\"."),
+
     // ---- The driver's own behaviour.
-    TRANSACTION_MODE("transaction_mode", Use.DRIVER, Values.transactionMode(), "DEFERRED",
-            "How transactions begin when auto-commit is off: BEGIN DEFERRED, IMMEDIATE (take the"
-                    + " write lock at once) or EXCLUSIVE."),
+    JDBC_GET_GENERATED_KEYS("jdbc.get_generated_keys", Use.DRIVER, Values.bool(), "true",
+            "After an INSERT or REPLACE, getGeneratedKeys() returns the row id (sqlite3_last_insert_rowid,"
+                    + " no extra query) even without RETURN_GENERATED_KEYS; false returns keys only when"
+                    + " asked for."),
+    JDBC_EXPLICIT_READONLY("jdbc.explicit_readonly", Use.DRIVER, Values.bool(), "false",
+            "The incumbent's read-only transactions: setReadOnly(true) makes transactions read-only"
+                    + " (PRAGMA query_only, as Panlite always does), and the others begin IMMEDIATE even"
+                    + " with transaction_mode=DEFERRED."),
+    TRANSACTION_MODE("transaction_mode", Use.DRIVER, Values.transactionMode(), "IMMEDIATE",
+            "How transactions begin when auto-commit is off (lazily, at the first statement):"
+                    + " IMMEDIATE takes the write lock at once, queueing fairly behind this JVM's other"
+                    + " writers; DEFERRED waits for the first write, which then fails with SQLITE_BUSY"
+                    + " when another connection is writing; EXCLUSIVE. Read-only connections always"
+                    + " begin deferred."),
     DATE_CLASS("date_class", Use.DRIVER, Values.oneOf("INTEGER", "TEXT", "REAL"), "INTEGER",
             "How Date, Time and Timestamp values are stored: INTEGER (since the Unix epoch, in"
                     + " date_precision units), TEXT (in date_string_format) or REAL (Julian day)."),
@@ -140,10 +188,13 @@ public enum Setting {
                     + " first; 0 turns the cache off."),
     CACHE_TX_STATEMENTS("cache_tx_statements", Use.DRIVER, Values.bool(), "true",
             "Prepare BEGIN, COMMIT and ROLLBACK once per connection; false prepares them at each"
-                    + " use (to compare in benchmarks).");
+                    + " use (to compare in benchmarks)."),
+    LEAK_WARNING("leak_warning", Use.DRIVER, Values.bool(), "false",
+            "Log a warning, with the stack where it was opened, when a connection nobody closed is"
+                    + " closed by the garbage collector.");
 
     /** Who applies a setting. */
-    enum Use { OPEN, PRAGMA, LIMIT, DRIVER }
+    enum Use { OPEN, PRAGMA, LEGACY, LIMIT, KEY, DRIVER }
 
     private static final Map<String, Setting> BY_KEY = new HashMap<>();
 
@@ -151,6 +202,9 @@ public enum Setting {
         for (Setting s : values()) {
             BY_KEY.put(s.key, s);
         }
+        // spellings the incumbent accepts too
+        BY_KEY.put("empty_result_callback", EMPTY_RESULT_CALLBACKS);
+        BY_KEY.put("read_uncommited", READ_UNCOMMITTED);
     }
 
     private final String key;
@@ -159,9 +213,14 @@ public enum Setting {
     private final String defaultValue;
     private final String description;
     private final int limitId;
+    private final String pragmaName;
 
     Setting(String key, Use use, Values values, String defaultValue, String description) {
         this(key, use, values, defaultValue, description, -1);
+    }
+
+    Setting(String key, Use use, Values values, String defaultValue, String description, String pragmaName) {
+        this(key, use, values, defaultValue, description, -1, pragmaName);
     }
 
     Setting(String key, int limitId, String description) {
@@ -169,6 +228,12 @@ public enum Setting {
     }
 
     Setting(String key, Use use, Values values, String defaultValue, String description, int limitId) {
+        this(key, use, values, defaultValue, description, limitId, key);
+    }
+
+    Setting(String key, Use use, Values values, String defaultValue, String description, int limitId,
+            String pragmaName) {
+        this.pragmaName = pragmaName;
         this.key = key;
         this.use = use;
         this.values = values;
@@ -229,7 +294,12 @@ public enum Setting {
 
     /** The PRAGMA statement for a canonical value of a PRAGMA setting. */
     String pragma(String canonical) {
-        return "PRAGMA " + key + " = " + values.sql.apply(canonical);
+        return "PRAGMA " + pragmaName + " = " + values.sql.apply(canonical);
+    }
+
+    /** The PRAGMA that reads the setting back: no row when the loaded SQLite lacks it. */
+    String pragmaQuery() {
+        return "PRAGMA " + pragmaName;
     }
 
     /**
@@ -274,6 +344,12 @@ public enum Setting {
             } catch (NumberFormatException e) {
                 return null;
             }
+        }
+
+        /** Free text, as an SQL string literal (quotes doubled); no NUL. */
+        static Values text() {
+            return new Values(null, "text without NUL characters", raw -> raw.indexOf('\0') >= 0 ? null : raw,
+                    v -> "'" + v.replace("'", "''") + "'");
         }
 
         static Values pageSize() {

@@ -14,12 +14,14 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * One open {@code sqlite3*} with everything whose lifetime is the connection's: the lock, the
- * native scratch memory, the statement cache and the transaction statements.
+ * native scratch memory, the statement cache, the transaction statements and the list of every
+ * statement it prepared.
  *
  * <p>Threading: the connection is opened in multi-thread mode (NOMUTEX) and every native call
- * sequence runs with {@link #lock()} held; closed-ness is checked under it. Only
+ * sequence runs with {@link #lock()} held (asserted); closed-ness is checked under it. Only
  * {@link #interrupt()} runs without it (sqlite3_interrupt is safe from any thread), guarded
- * against a concurrent close by {@code interruptGuard}.
+ * against a concurrent close by {@code interruptGuard}. See the package documentation for the
+ * invariants.
  */
 public final class Database {
     private final ReentrantLock lock = new ReentrantLock();
@@ -28,8 +30,12 @@ public final class Database {
     private final Scratch scratch;
     private final StatementCache cache; // null when stmt_cache_size=0
     private final TxStatements tx;
+    private final WriteAccess writeAccess; // the write gate and the Java-side busy wait
     private long db;
+    private java.nio.file.Path resourceCopy; // jdbc:sqlite::resource: opens a temporary copy, deleted on close
     private volatile boolean closed;
+    private volatile boolean closeWhenIdle; // close() was called inside a callback: done when the lock holder leaves
+    private Stmt live; // every statement this connection prepared and has not finalized (Stmt.prevLive/nextLive)
     private boolean autoCommit = true;
     private long transactionNumber; // counts transactions the driver began: savepoints belong to one
     private boolean readOnly; // JDBC read-only (query_only): see setReadOnly
@@ -45,6 +51,8 @@ public final class Database {
         this.scratch = new Scratch();
         this.cache = config.stmtCacheSize() > 0 ? new StatementCache(config.stmtCacheSize()) : null;
         this.tx = new TxStatements(this, config.transactionMode().beginSql(), config.cacheTxStatements());
+        this.writeAccess = new WriteAccess(this, Sqlite.mainFilename(db), config.busyTimeoutMillis());
+        Reclaimer.opened();
     }
 
     /** Opens the database {@code config} names and applies its settings. */
@@ -54,8 +62,10 @@ public final class Database {
             throw new SQLNonTransientConnectionException(loadError, "08001");
         }
         int flags = config.openFlags() | Sqlite.OPEN_NOMUTEX | Sqlite.OPEN_EXRESCODE;
-        Scratch.Opened opened = Scratch.open(config.filename(), flags);
+        java.nio.file.Path resourceCopy = config.resource() != null ? ResourceDatabase.copy(config.resource()) : null;
+        Scratch.Opened opened = Scratch.open(resourceCopy != null ? resourceCopy.toString() : config.filename(), flags);
         if (opened.rc() != Sqlite.OK) {
+            ResourceDatabase.delete(resourceCopy);
             String message = opened.db() == 0 ? Sqlite.errstr(opened.rc()) : Sqlite.errmsg(opened.db());
             if (opened.db() != 0) {
                 Sqlite.closeV2(opened.db()); // SQLite hands out a handle even on failure; it must be closed
@@ -64,17 +74,31 @@ public final class Database {
                     ResultCodes.Phase.EXECUTE);
         }
         Database database = new Database(config, opened.db());
+        database.resourceCopy = resourceCopy;
+        database.lock();
         try {
             database.configure();
         } catch (SQLException | RuntimeException e) {
             database.close();
             throw e;
+        } finally {
+            database.unlock();
         }
         return database;
     }
 
     private void configure() throws SQLException {
-        Sqlite.busyTimeout(db, config.busyTimeoutMillis());
+        if (config.keyPragma() != null) { // first: nothing may read the file before the key is set
+            if (!Sqlite.supportsEncryption()) {
+                throw new SQLNonTransientConnectionException("password: the loaded SQLite (" + Sqlite.libversion()
+                        + ", " + SqliteLibrary.loadedFrom() + ") cannot encrypt, and Panlite will not open the"
+                        + " database unencrypted. Load SQLCipher or SQLite3MultipleCiphers with -D"
+                        + SqliteLibrary.LIBRARY_PROPERTY + "=/path/to/library, or remove password.", "08001");
+            }
+            execute(config.keyPragma());
+        }
+        // SQLite never sleeps inside a downcall: busy_timeout is honoured by the Java-side wait (WriteAccess)
+        Sqlite.busyTimeout(db, 0);
         if (config.loadExtensions() && Sqlite.enableLoadExtension(db, true) != Sqlite.OK) {
             throw ResultCodes.exception(Sqlite.ERROR, "enable_load_extension: this SQLite build cannot load extensions",
                     null, ResultCodes.Phase.EXECUTE);
@@ -84,6 +108,29 @@ public final class Database {
         }
         for (String pragma : config.pragmas()) {
             execute(pragma);
+        }
+        for (Config.LegacyPragma legacy : config.legacyPragmas()) {
+            execute(legacy.set());
+            if (!returnsRow(legacy.query())) { // SQLite ignores a PRAGMA it does not know
+                SettingWarnings.once(config.toString(), legacy.key(), "Setting " + legacy.key() + " is accepted but"
+                        + " has no effect: SQLite " + Sqlite.libversion() + " no longer has PRAGMA " + legacy.key()
+                        + " (" + config + ")");
+            }
+        }
+    }
+
+    /** Whether the single statement {@code sql} yields at least one row. Lock held. */
+    private boolean returnsRow(String sql) throws SQLException {
+        assert isLockedByMe();
+        Stmt stmt = prepareNew(sql, false, 0);
+        try {
+            int rc = stmt.step();
+            if (rc != Sqlite.ROW && rc != Sqlite.DONE) {
+                throw error(rc, sql, ResultCodes.Phase.EXECUTE);
+            }
+            return rc == Sqlite.ROW;
+        } finally {
+            stmt.finalizeNow();
         }
     }
 
@@ -95,17 +142,106 @@ public final class Database {
         lock.lock();
     }
 
-    public void unlock() {
-        lock.unlock();
+    /**
+     * Takes the lock for closing from another thread: a statement running there is interrupted
+     * first, so the lock is not held for the rest of a long query.
+     */
+    public void lockInterrupting() {
+        if (!lock.tryLock()) {
+            interrupt();
+            lock.lock();
+        }
     }
 
+    WriteAccess writeAccess() {
+        return writeAccess;
+    }
+
+    /** True when the connection cannot write: its transactions begin deferred and never queue for the gate. */
+    boolean readOnlyAny() {
+        return readOnly || config.readOnlyOpen();
+    }
+
+    /**
+     * Consulted by the Java-side wait for locks instead of busy_timeout (null: busy_timeout again).
+     * Safe from any thread.
+     */
+    public void setBusyHandler(dev.panlite.BusyHandler handler) {
+        writeAccess.setBusyHandler(handler);
+    }
+
+    /** Whether this connection holds its file's write gate now (tests and diagnostics). Lock held. */
+    public boolean holdsWriteGate() {
+        return writeAccess.holdsGate();
+    }
+
+    /**
+     * Releases the lock; a close that a callback asked for happens here, when the thread leaves its
+     * outermost call and nothing of SQLite's is on its stack any more.
+     */
+    public void unlock() {
+        try {
+            if (closeWhenIdle && lock.getHoldCount() == 1) {
+                close();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** How deeply callbacks of this connection are nested right now (0: none). Lock held. */
+    public int callbackDepth() {
+        assert isLockedByMe();
+        return scratch.callbacks().depth();
+    }
+
+    /** For assertions: native calls on this connection need its lock. */
+    public boolean isLockedByMe() {
+        return lock.isHeldByCurrentThread();
+    }
+
+    /**
+     * True while a Java callback of this connection runs (on this thread, which holds the lock):
+     * what SQLite is using must not be freed now. Lock held.
+     */
+    public boolean inCallback() {
+        assert isLockedByMe();
+        return scratch.callbacks().depth() > 0;
+    }
+
+    // ------------------------------------------------------------------ the statements this connection prepared
+
+    /** Called by every new Stmt: close finalizes exactly these, never statements SQLite's modules prepared. */
+    void register(Stmt s) {
+        s.nextLive = live;
+        if (live != null) {
+            live.prevLive = s;
+        }
+        live = s;
+    }
+
+    /** Called by Stmt.finalizeNow. */
+    void unregister(Stmt s) {
+        if (s.prevLive != null) {
+            s.prevLive.nextLive = s.nextLive;
+        } else if (live == s) {
+            live = s.nextLive;
+        }
+        if (s.nextLive != null) {
+            s.nextLive.prevLive = s.prevLive;
+        }
+        s.prevLive = s.nextLive = null;
+    }
+
+    /** True once closed, or once a close is waiting for a callback's outermost call to end. */
     public boolean isClosed() {
-        return closed;
+        return closed || closeWhenIdle;
     }
 
     /** Throws if the connection is closed; call with the lock held. */
     public void checkOpen() throws SQLException {
-        if (closed) {
+        assert isLockedByMe();
+        if (closed || closeWhenIdle) {
             throw new SQLNonTransientConnectionException("The connection is closed", "08003");
         }
     }
@@ -114,6 +250,11 @@ public final class Database {
 
     /** The exception for a failed call that returned {@code rc}, with SQLite's message for this connection. */
     public SQLException error(int rc, String sql, ResultCodes.Phase phase) {
+        assert isLockedByMe();
+        SQLException pending = writeAccess.takePending(); // the write path's own failure behind rc
+        if (pending != null) {
+            return pending;
+        }
         int extended = Sqlite.extendedErrcode(db);
         String message;
         if ((extended & 0xff) == (rc & 0xff)) {
@@ -137,6 +278,8 @@ public final class Database {
      * else freshly prepared (persistent when it will be cached). Lock held.
      */
     public Stmt prepare(String sql) throws SQLException {
+        assert isLockedByMe();
+        checkOpen();
         if (cache != null) {
             Stmt hit = cache.take(sql);
             if (hit != null) {
@@ -161,13 +304,14 @@ public final class Database {
         if (handle == 0) {
             throw ResultCodes.exception(Sqlite.MISUSE, "The SQL text holds no statement", sql, ResultCodes.Phase.PREPARE);
         }
+        Stmt stmt = new Stmt(this, handle, sql, cacheable);
         if (hasMoreSql(utf8, scratch.tailOffset())) {
-            Sqlite.finalizeStmt(handle);
+            stmt.finalizeNow();
             throw ResultCodes.exception(Sqlite.ERROR,
                     "A prepared statement takes one SQL statement; use Statement.execute for several", sql,
                     ResultCodes.Phase.PREPARE);
         }
-        return new Stmt(this, handle, sql, cacheable);
+        return stmt;
     }
 
     /** True when anything but whitespace, semicolons and comments follows {@code from}. */
@@ -201,6 +345,7 @@ public final class Database {
      * finalized. Lock held.
      */
     public void release(Stmt stmt) {
+        assert isLockedByMe();
         if (stmt.handle == 0 || closed) {
             return;
         }
@@ -221,6 +366,7 @@ public final class Database {
 
     /** Finalizes {@code stmt} without caching it (e.g. after a failure left it in doubt). Lock held. */
     public void discard(Stmt stmt) {
+        assert isLockedByMe();
         if (!closed) {
             stmt.finalizeNow();
         }
@@ -234,13 +380,80 @@ public final class Database {
      * the helper) until one of them is a query; that query comes back stepped once. Lock held.
      */
     public Executed executeUntilQuery(String sqlText, byte[] utf8, int offset) throws SQLException {
-        int rc = Fused.execNoArgs(scratch, db, utf8, offset, utf8.length - offset);
-        long query = scratch.preparedStmt();
-        if (rc != Sqlite.ROW && rc != Sqlite.DONE) {
-            throw error(rc, sqlText, scratch.tailOffset() < 0 ? ResultCodes.Phase.PREPARE : ResultCodes.Phase.EXECUTE);
+        assert isLockedByMe();
+        checkOpen();
+        // SQL text is not prepared before it runs, so the gate is taken from its first keyword
+        boolean gated = !writeAccess.holdsGate() && !readOnlyAny() && SqlText.mayWrite(sqlText)
+                && Sqlite.getAutocommit(db);
+        if (gated) {
+            writeAccess.acquire(sqlText);
         }
-        Stmt stmt = query == 0 ? null : new Stmt(this, query, sqlText, false);
-        return new Executed(stmt, rc, utf8, scratch.tailOffset());
+        StatementEvent event = new StatementEvent();
+        event.begin();
+        try {
+            int rc = Fused.execNoArgs(scratch, db, utf8, offset, utf8.length - offset);
+            if ((rc & 0xff) == Sqlite.BUSY && scratch.tailOffset() >= 0) {
+                rc = retryBusyText(rc, sqlText, utf8, offset);
+            }
+            long query = scratch.preparedStmt();
+            event.end();
+            if (event.shouldCommit()) {
+                event.sql = sqlText;
+                event.file = writeAccess.file();
+                event.resultCode = rc;
+                event.commit();
+            }
+            if (rc != Sqlite.ROW && rc != Sqlite.DONE) {
+                throw error(rc, sqlText, scratch.tailOffset() < 0 ? ResultCodes.Phase.PREPARE : ResultCodes.Phase.EXECUTE);
+            }
+            Stmt stmt = query == 0 ? null : new Stmt(this, query, sqlText, false);
+            if (stmt != null) {
+                stmt.markStepped();
+                if (gated && writeAccess.holdsGate() && stmt.writes()) {
+                    writeAccess.holdFor(stmt); // INSERT ... RETURNING: the gate stays until its rows are read
+                    gated = false;
+                }
+            }
+            return new Executed(stmt, rc, utf8, scratch.tailOffset());
+        } finally {
+            writeAccess.releaseIfNoTransaction(); // also when SQL text ended a transaction (COMMIT as text)
+        }
+    }
+
+    /**
+     * SQLITE_BUSY from the fused exec: the statements before the failing one ran (and committed, in
+     * auto-commit mode), so the retry starts at the failing one. Its start is found by preparing the
+     * text again from {@code offset} (only on this slow path).
+     */
+    private int retryBusyText(int rc, String sqlText, byte[] utf8, int offset) {
+        int[] start = {statementStart(utf8, offset, scratch.tailOffset())};
+        String failing = new String(utf8, start[0], utf8.length - start[0], StandardCharsets.UTF_8);
+        String keyword = SqlText.firstKeyword(failing);
+        boolean commit = keyword.equals("COMMIT") || keyword.equals("END");
+        return writeAccess.retryBusy(rc, sqlText, commit, () -> {
+            int again = Fused.execNoArgs(scratch, db, utf8, start[0], utf8.length - start[0]);
+            if ((again & 0xff) == Sqlite.BUSY && scratch.tailOffset() >= 0) {
+                start[0] = statementStart(utf8, start[0], scratch.tailOffset());
+            }
+            return again;
+        });
+    }
+
+    /** Where the statement ending at {@code tail} starts, preparing (not running) from {@code from}. */
+    private int statementStart(byte[] utf8, int from, int tail) {
+        int at = from;
+        while (true) {
+            int rc = scratch.prepare(db, utf8, at, utf8.length - at, 0);
+            long handle = scratch.preparedStmt();
+            int next = scratch.tailOffset();
+            if (handle != 0) {
+                Sqlite.finalizeStmt(handle);
+            }
+            if (rc != Sqlite.OK || next >= tail || next <= at) {
+                return at;
+            }
+            at = next;
+        }
     }
 
     /** Runs every statement of {@code sql}, discarding rows (settings, savepoints, scripts). Lock held. */
@@ -267,14 +480,17 @@ public final class Database {
     }
 
     public long changes() {
+        assert isLockedByMe();
         return Sqlite.changes(db);
     }
 
     public long totalChanges() {
+        assert isLockedByMe();
         return Sqlite.totalChanges(db);
     }
 
     public long lastInsertRowid() {
+        assert isLockedByMe();
         return Sqlite.lastInsertRowid(db);
     }
 
@@ -286,6 +502,7 @@ public final class Database {
 
     /** True while SQLite has a transaction open (whoever began it). */
     public boolean inTransaction() {
+        assert isLockedByMe();
         return !closed && !Sqlite.getAutocommit(db);
     }
 
@@ -295,12 +512,21 @@ public final class Database {
      * SQLite ended on its own (ON CONFLICT ROLLBACK, SQLITE_FULL, interrupt). Lock held.
      */
     public void beforeExecute() throws SQLException {
+        assert isLockedByMe();
+        checkOpen();
         if (!autoCommit && Sqlite.getAutocommit(db)) {
             transactionNumber++;
-            if (readOnly || config.readOnlyOpen()) {
-                tx.beginReadOnly();
+            if (readOnlyAny()) {
+                tx.beginReadOnly(); // never queues for the gate
+            } else if (config.transactionMode() == dev.panlite.TransactionMode.DEFERRED) {
+                tx.begin(); // the caller chose deferred: no gate, an upgrade to writing may fail with SQLITE_BUSY
             } else {
-                tx.begin();
+                writeAccess.acquire(config.transactionMode().beginSql());
+                try {
+                    tx.begin();
+                } finally {
+                    writeAccess.releaseIfNoTransaction(); // BEGIN failed: nothing holds SQLite's lock
+                }
             }
         }
     }
@@ -321,23 +547,35 @@ public final class Database {
 
     /** JDBC setAutoCommit: switching it on inside a transaction commits. Lock held. */
     public void setAutoCommit(boolean on) throws SQLException {
-        if (on && !autoCommit && inTransaction()) {
-            tx.commit();
+        try {
+            if (on && !autoCommit && inTransaction()) {
+                tx.commit();
+            }
+        } finally {
+            writeAccess.releaseIfNoTransaction();
         }
         autoCommit = on;
     }
 
     /** Commits the open transaction, if any; a failed COMMIT (e.g. BUSY) leaves it open to retry. Lock held. */
     public void commit() throws SQLException {
-        if (inTransaction()) {
-            tx.commit();
+        try {
+            if (inTransaction()) {
+                tx.commit();
+            }
+        } finally {
+            writeAccess.releaseIfNoTransaction(); // a failed COMMIT leaves the transaction, and the gate, to retry
         }
     }
 
     /** Rolls back the open transaction, if any. Lock held. */
     public void rollback() throws SQLException {
-        if (inTransaction()) {
-            tx.rollback();
+        try {
+            if (inTransaction()) {
+                tx.rollback();
+            }
+        } finally {
+            writeAccess.releaseIfNoTransaction();
         }
     }
 
@@ -347,6 +585,7 @@ public final class Database {
     }
 
     public Scratch.ColumnInfo columnInfo(String schema, String table, String column) {
+        assert isLockedByMe();
         return scratch.tableColumnMetadata(db, schema, table, column);
     }
 
@@ -355,6 +594,7 @@ public final class Database {
     /** Registers a Java function callable from SQL on this connection. Lock held. */
     public void createFunction(String name, int nArgs, boolean deterministic, dev.panlite.ffi.SqlFunctions.Body body)
             throws SQLException {
+        assert isLockedByMe();
         int rc = scratch.createFunction(db, name, nArgs, deterministic, body);
         if (rc != Sqlite.OK) {
             throw error(rc, null, ResultCodes.Phase.EXECUTE);
@@ -366,16 +606,116 @@ public final class Database {
      * schema {@code schema} into the file, or from it. Lock held.
      */
     public void backup(String schema, String file, boolean restore) throws SQLException {
-        Scratch.Copied copied = Scratch.backup(db, schema, file, restore, config.busyTimeoutMillis());
+        backup(schema, file, restore, -1, null);
+    }
+
+    // ------------------------------------------------------------------ issue 13: images, backup, blobs
+
+    /** The connection's native scratch memory (blob I/O buffers). Lock held. */
+    Scratch scratch() {
+        assert isLockedByMe();
+        return scratch;
+    }
+
+    /** The sqlite3* of this open connection. Lock held, after a closed check. */
+    long handle() {
+        assert isLockedByMe();
+        return db;
+    }
+
+    /**
+     * Online backup of {@code schema} to {@code file} (or, with {@code restore}, from it), in steps of
+     * {@code pagesPerStep} pages, telling {@code progress} after each. Lock held.
+     */
+    public void backup(String schema, String file, boolean restore, int pagesPerStep, Scratch.Progress progress)
+            throws SQLException {
+        assert isLockedByMe();
+        if (restore) {
+            refuseInCallback("restore");
+        }
+        Scratch.Copied copied = Scratch.backup(db, schema, file, restore, config.busyTimeoutMillis(), pagesPerStep,
+                progress);
         if (copied.rc() != Sqlite.OK) {
             throw ResultCodes.exception(copied.rc(), copied.message() + " (" + (restore ? "restore from '" : "backup to '")
                     + file + "')", null, ResultCodes.Phase.EXECUTE);
         }
     }
 
+    /** sqlite3_serialize: the bytes of {@code schema}. Lock held. */
+    public byte[] serialize(String schema) throws SQLException {
+        assert isLockedByMe();
+        byte[] image = Scratch.serialize(db, schema);
+        if (image == null) {
+            throw ResultCodes.exception(Sqlite.ERROR, "Cannot serialize schema '" + schema
+                    + "': no such database, or out of memory", null, ResultCodes.Phase.EXECUTE);
+        }
+        return image;
+    }
+
+    /** sqlite3_deserialize: {@code schema} becomes an in-memory database holding {@code image}. Lock held. */
+    public void deserialize(String schema, byte[] image) throws SQLException {
+        assert isLockedByMe();
+        refuseInCallback("deserialize");
+        // sqlite3_deserialize closes the schema's old b-tree under any statement still reading it (its
+        // cursors would dangle: found by the misuse fuzz): refuse while one runs or a blob is open
+        if (openBlobs != null) {
+            throw ResultCodes.exception(Sqlite.BUSY, "deserialize: a blob of this connection is open; free() it first",
+                    null, ResultCodes.Phase.EXECUTE);
+        }
+        for (long s = Sqlite.nextStmt(db, 0); s != 0; s = Sqlite.nextStmt(db, s)) {
+            if (Sqlite.stmtBusy(s)) {
+                throw ResultCodes.exception(Sqlite.BUSY, "deserialize: a statement of this connection is still"
+                        + " running (an open ResultSet?); close it first", null, ResultCodes.Phase.EXECUTE);
+            }
+        }
+        int rc = Scratch.deserialize(db, schema, image);
+        if (rc != Sqlite.OK) {
+            throw error(rc, null, ResultCodes.Phase.EXECUTE);
+        }
+    }
+
+    /** Replacing a database under a running statement (from one of its callbacks) is refused. Lock held. */
+    private void refuseInCallback(String what) throws SQLException {
+        if (inCallback()) {
+            throw ResultCodes.exception(Sqlite.MISUSE, what + " cannot run inside a callback of this connection:"
+                    + " it would replace the database the running statement reads", null, ResultCodes.Phase.EXECUTE);
+        }
+    }
+
+    private BlobHandle openBlobs; // closed with the connection: SQLite cannot close with blobs open
+
+    /** Opens incremental I/O on one value. Lock held. */
+    public BlobHandle openBlob(String schema, String table, String column, long rowid, boolean writable)
+            throws SQLException {
+        assert isLockedByMe();
+        BlobHandle blob = BlobHandle.open(this, schema, table, column, rowid, writable);
+        blob.next = openBlobs;
+        if (openBlobs != null) {
+            openBlobs.prev = blob;
+        }
+        openBlobs = blob;
+        return blob;
+    }
+
+    /** Lock held. */
+    void untrack(BlobHandle blob) {
+        assert isLockedByMe();
+        if (blob.prev != null) {
+            blob.prev.next = blob.next;
+        } else if (openBlobs == blob) {
+            openBlobs = blob.next;
+        }
+        if (blob.next != null) {
+            blob.next.prev = blob.prev;
+        }
+        blob.next = null;
+        blob.prev = null;
+    }
+
     /** Registers a Java aggregate function callable from SQL on this connection. Lock held. */
     public void createAggregate(String name, int nArgs, boolean deterministic,
             java.util.function.Supplier<? extends dev.panlite.ffi.SqlFunctions.Accumulator> factory) throws SQLException {
+        assert isLockedByMe();
         int rc = scratch.createAggregate(db, name, nArgs, deterministic, factory);
         if (rc != Sqlite.OK) {
             throw error(rc, null, ResultCodes.Phase.EXECUTE);
@@ -384,6 +724,7 @@ public final class Database {
 
     /** Installs (non-null) or removes (null) the change hooks of this connection. Lock held. */
     public void setChangeHooks(dev.panlite.ffi.ChangeHooks.Receiver receiver) {
+        assert isLockedByMe();
         if (receiver != null) {
             scratch.installHooks(db, receiver);
         } else {
@@ -393,6 +734,28 @@ public final class Database {
 
     /** Registers a collation (a Java comparator of texts) on this connection. Lock held. */
     public void createCollation(String name, java.util.Comparator<String> order) throws SQLException {
+        createCollationChecked(name, order);
+    }
+
+    /** Registers an aggregate window function (step, inverse, value, finish). Lock held. */
+    public void createWindowFunction(String name, int nArgs, boolean deterministic,
+            java.util.function.Supplier<? extends dev.panlite.ffi.WindowFunctions.Accumulator> factory)
+            throws SQLException {
+        assert isLockedByMe();
+        int rc = scratch.createWindowFunction(db, name, nArgs, deterministic, factory);
+        if (rc != Sqlite.OK) {
+            throw error(rc, null, ResultCodes.Phase.EXECUTE);
+        }
+    }
+
+    /** Installs (null: removes) the progress handler, run every {@code instructions} VM steps. Lock held. */
+    public void setProgressHandler(int instructions, dev.panlite.ffi.ProgressHandlers.Handler handler) {
+        assert isLockedByMe();
+        scratch.setProgressHandler(db, instructions, handler);
+    }
+
+    private void createCollationChecked(String name, java.util.Comparator<String> order) throws SQLException {
+        assert isLockedByMe();
         int rc = scratch.createCollation(db, name, order);
         if (rc != Sqlite.OK) {
             throw error(rc, null, ResultCodes.Phase.EXECUTE);
@@ -407,6 +770,15 @@ public final class Database {
                 Sqlite.interrupt(db);
             }
         }
+        writeAccess.cancelWait("cancelled"); // a wait for the write gate is not inside SQLite
+    }
+
+    /**
+     * Call before taking the lock to close: a thread queued for the write gate holds the lock, so
+     * its wait ends first. (A busy handler closing its own connection: see close, closeWhenIdle.)
+     */
+    public void beforeClose() {
+        writeAccess.cancelWait("closed");
     }
 
     /** Starts the clock for a statement with a timeout; pass the result to {@link #disarm}. Lock held. */
@@ -440,6 +812,7 @@ public final class Database {
 
     /** Statement cache counters: hits, misses, evictions, size, capacity. Lock held. */
     public long[] cacheStats() {
+        assert isLockedByMe();
         if (cache == null) {
             return new long[] {0, 0, 0, 0, 0};
         }
@@ -448,6 +821,7 @@ public final class Database {
 
     /** How many statements SQLite holds open on this connection (sqlite3_next_stmt). Lock held. */
     public int liveStatements() {
+        assert isLockedByMe();
         int n = 0;
         for (long s = Sqlite.nextStmt(db, 0); s != 0; s = Sqlite.nextStmt(db, s)) {
             n++;
@@ -475,14 +849,32 @@ public final class Database {
      * prepared on it (cached, transaction, or held by JDBC objects, which see the closed flag) is
      * finalized, then the handle and the native memory are released. Idempotent. Takes the lock.
      */
+    /**
+     * Closes the connection: an open transaction is rolled back (by SQLite), every statement this
+     * connection prepared (cached, transaction, or held by JDBC objects, which see the closed flag)
+     * is finalized, then the handle and the native memory are released. Statements that SQLite's
+     * own modules prepared (FTS, R*Tree) are theirs to finalize: sqlite3_close_v2 lets them.
+     * Idempotent. Takes the lock; called inside a callback of this connection, the close happens
+     * when the thread leaves its outermost call ({@link #unlock()}), and the connection refuses
+     * every call from now on.
+     */
     public void close() {
+        beforeClose();
         lock.lock();
         try {
             if (closed) {
                 return;
             }
+            if (scratch.callbacks().depth() > 0 || writeAccess.consultingHandler()) { // the busy handler too
+                closeWhenIdle = true;
+                return;
+            }
+            closeWhenIdle = false;
             synchronized (interruptGuard) {
                 closed = true;
+            }
+            while (openBlobs != null) {
+                openBlobs.closeLocked();
             }
             tx.close();
             if (cache != null) {
@@ -490,14 +882,20 @@ public final class Database {
                     s.finalizeNow();
                 }
             }
-            for (long s = Sqlite.nextStmt(db, 0); s != 0; s = Sqlite.nextStmt(db, 0)) {
-                Sqlite.finalizeStmt(s);
+            while (live != null) {
+                live.finalizeNow();
             }
             Sqlite.closeV2(db);
             db = 0;
             scratch.close();
+            Reclaimer.closed();
+            ResourceDatabase.delete(resourceCopy);
         } finally {
+            if (closed) {
+                writeAccess.close(); // SQLite rolled the transaction back: the gate goes, whatever failed above
+            }
             lock.unlock();
         }
     }
+
 }

@@ -5,8 +5,14 @@ import dev.panlite.ffi.Sqlite;
 
 /**
  * One {@code sqlite3_stmt*} and what is known about it. Every method must be called with the owning
- * {@link Database}'s lock held. A statement that came from the cache goes back there when its
- * user is done ({@link Database#release}); any other is finalized.
+ * {@link Database}'s lock held (asserted). A statement that came from the cache goes back there
+ * when its user is done ({@link Database#release}); any other is finalized.
+ *
+ * <p>Re-entrancy: step, reset and finalize can run Java callbacks (functions, collations, hooks),
+ * and code in a callback holds the same lock. While a downcall on this statement is in progress
+ * ({@link #running()}), a second step, reset or bind on it is refused with SQLITE_MISUSE before it
+ * reaches SQLite, and a finalize is deferred until the downcall returns: SQLite never sees a
+ * statement freed or restarted under its own feet.
  */
 public final class Stmt {
     final Database db;
@@ -16,19 +22,28 @@ public final class Stmt {
     long handle;
     private int columnCount;
     private byte changesRows; // 0 not yet known, 1 yes, -1 no: see changesRows()
+    private byte insertsRows; // 0 not yet known, 1 yes, -1 no: see insertsRows()
     private int parameterCount = -1; // asked of SQLite on first use: plain Statement.execute never needs it
     private Bindings bindings; // parameter values recorded in Java, bound at flushBindings; made on first use
     private BatchRows batch; // rows of a PreparedStatement batch; kept with the statement like its bindings
     private boolean clearPending; // clearParameters ran: SQLite's bindings are cleared at the next flush
     private boolean stepped; // stepped since the last reset: reset has work to do
+    private byte writes; // 0 not yet known, 1 yes, -1 no: see writes()
+    boolean commit; // the transaction statements' COMMIT: SQLITE_BUSY on it may always be retried
+    private int running; // downcalls on this statement in progress (a callback inside one may come back here)
+    private boolean finalizeWhenIdle; // finalize was asked for while running: done when the downcall returns
+    Stmt prevLive; // the connection's list of every statement it prepared (Database.register)
+    Stmt nextLive;
 
     Stmt(Database db, long handle, String sql, boolean cacheable) {
+        assert db.isLockedByMe();
         this.db = db;
         this.handle = handle;
         this.sql = sql;
         this.sqlHash = sql.hashCode();
         this.cacheable = cacheable;
         this.columnCount = Sqlite.columnCount(handle);
+        db.register(this);
     }
 
     public Database database() {
@@ -47,11 +62,17 @@ public final class Stmt {
         return columnCount;
     }
 
+    /** True while a step, reset or finalize of this statement is in progress on the lock holder's stack. */
+    public boolean running() {
+        return running > 0;
+    }
+
     /**
      * Reads the column count again: after a schema change (ALTER TABLE, DROP + CREATE) SQLite
      * re-prepares the statement on its next step, and a {@code SELECT *} may have a new shape.
      */
     public void refreshColumnCount() {
+        assert db.isLockedByMe();
         columnCount = Sqlite.columnCount(handle);
     }
 
@@ -66,8 +87,17 @@ public final class Stmt {
         return changesRows > 0;
     }
 
+    /** True for INSERT and REPLACE (also behind WITH): the statements that generate keys. Decided once. */
+    public boolean insertsRows() {
+        if (insertsRows == 0) {
+            insertsRows = (byte) (SqlText.isInsert(sql) ? 1 : -1);
+        }
+        return insertsRows > 0;
+    }
+
     public int parameterCount() {
-        if (parameterCount < 0) {
+        if (parameterCount < 0) { // asked once, under the lock (a PreparedStatement asks when it is made)
+            assert db.isLockedByMe();
             parameterCount = Sqlite.bindParameterCount(handle);
         }
         return parameterCount;
@@ -80,19 +110,68 @@ public final class Stmt {
         return bindings;
     }
 
-    /** sqlite3_step: ROW, DONE, or an error code (turned into an exception by the caller). */
+    /**
+     * sqlite3_step: ROW, DONE, or an error code (turned into an exception by the caller with
+     * {@link Database#error}); MISUSE when a callback inside this statement's own downcall tries to
+     * step it again. The first step of an execution goes through the write path (the write gate,
+     * SQLITE_BUSY retried in Java).
+     */
     public int step() {
+        assert db.isLockedByMe();
+        if (running > 0 || handle == 0) {
+            return Sqlite.MISUSE;
+        }
+        boolean first = !stepped;
         stepped = true;
-        return Sqlite.step(handle);
+        running++;
+        try {
+            return first ? db.writeAccess().firstStep(this) : Sqlite.step(handle);
+        } finally {
+            idle();
+        }
+    }
+
+    /** A statement the fused exec already stepped once: its next step is not a first one. */
+    void markStepped() {
+        stepped = true;
+    }
+
+    /** sqlite3_stmt_readonly == 0: the statement may write the database file (asked once). */
+    boolean writes() {
+        if (writes == 0) {
+            writes = (byte) (Sqlite.stmtReadonly(handle) ? -1 : 1);
+        }
+        return writes > 0;
+    }
+
+    boolean isCommit() {
+        return commit;
     }
 
     /** Ends the current execution (bindings stay, for re-execution). Returns reset's code. */
     public int reset() {
+        assert db.isLockedByMe();
         if (!stepped) {
             return Sqlite.OK;
         }
+        if (running > 0 || handle == 0) {
+            return Sqlite.MISUSE;
+        }
         stepped = false;
-        return Sqlite.reset(handle);
+        running++;
+        try {
+            return Sqlite.reset(handle);
+        } finally {
+            idle();
+            db.writeAccess().afterReset(this); // an auto-commit write is over: the gate goes
+        }
+    }
+
+    /** A downcall on this statement returned: a finalize asked for meanwhile happens now. */
+    private void idle() {
+        if (--running == 0 && finalizeWhenIdle) {
+            finalizeNow();
+        }
     }
 
     /**
@@ -100,6 +179,10 @@ public final class Stmt {
      * native helper, and only clear_bindings when it was not stepped since the last reset.
      */
     public int resetAndClear() {
+        assert db.isLockedByMe();
+        if (running > 0 || handle == 0) {
+            return Sqlite.MISUSE;
+        }
         clearPending = false;
         clearBatch(); // a batch never executed does not reach the next user
         if (bindings != null) {
@@ -109,7 +192,13 @@ public final class Stmt {
             return Sqlite.clearBindings(handle);
         }
         stepped = false;
-        return Fused.resetClear(handle);
+        running++;
+        try {
+            return Fused.resetClear(handle);
+        } finally {
+            idle();
+            db.writeAccess().afterReset(this);
+        }
     }
 
     /** Unbinds every parameter (NULL); SQLite's side follows at the next flush, after a reset. */
@@ -147,6 +236,10 @@ public final class Stmt {
 
     /** Hands SQLite the values set since the last flush; call with the lock held, before stepping. */
     public int flushBindings() {
+        assert db.isLockedByMe();
+        if (running > 0 || handle == 0) {
+            return Sqlite.MISUSE; // SQLite refuses binding a running statement too; never reach it
+        }
         if (clearPending) {
             clearPending = false;
             Sqlite.clearBindings(handle);
@@ -156,6 +249,10 @@ public final class Stmt {
 
     /** Binds one batch row; the recorded values no longer match SQLite's and are re-bound at the next flush. */
     int bindRow(BatchRows rows, int row) {
+        assert db.isLockedByMe();
+        if (running > 0 || handle == 0) {
+            return Sqlite.MISUSE;
+        }
         clearPending = false; // a row binds every parameter
         if (bindings != null) {
             bindings.markAllDirty();
@@ -166,54 +263,83 @@ public final class Stmt {
     // --- reading the current row (0-based columns, as SQLite counts)
 
     public int columnType(int column) {
+        assert db.isLockedByMe();
         return Sqlite.columnType(handle, column);
     }
 
     public int columnInt(int column) {
+        assert db.isLockedByMe();
         return Sqlite.columnInt(handle, column);
     }
 
     public long columnLong(int column) {
+        assert db.isLockedByMe();
         return Sqlite.columnLong(handle, column);
     }
 
     public double columnDouble(int column) {
+        assert db.isLockedByMe();
         return Sqlite.columnDouble(handle, column);
     }
 
     public String columnText(int column) {
+        assert db.isLockedByMe();
         return Sqlite.columnText(handle, column);
     }
 
     public byte[] columnBlob(int column) {
+        assert db.isLockedByMe();
         return Sqlite.columnBlob(handle, column);
     }
 
     public String columnName(int column) {
+        assert db.isLockedByMe();
         return Sqlite.columnName(handle, column);
     }
 
     public String columnDecltype(int column) {
+        assert db.isLockedByMe();
         return Sqlite.columnDecltype(handle, column);
     }
 
     public String columnTableName(int column) {
+        assert db.isLockedByMe();
         return Sqlite.columnTableName(handle, column);
     }
 
     public String columnOriginName(int column) {
+        assert db.isLockedByMe();
         return Sqlite.columnOriginName(handle, column);
     }
 
     public String columnDatabaseName(int column) {
+        assert db.isLockedByMe();
         return Sqlite.columnDatabaseName(handle, column);
     }
 
-    /** Finalizes now; the handle is gone afterwards. */
+    /**
+     * Finalizes now, or when the downcall in progress on this statement returns; the handle is
+     * zeroed under the lock, so every later call on this object is refused instead of reaching
+     * freed memory.
+     */
     void finalizeNow() {
-        if (handle != 0) {
-            Sqlite.finalizeStmt(handle);
-            handle = 0;
+        assert db.isLockedByMe();
+        if (handle == 0) {
+            return;
+        }
+        if (running > 0) {
+            finalizeWhenIdle = true;
+            return;
+        }
+        long h = handle;
+        handle = 0;
+        db.unregister(this);
+        running++; // finalize can run callbacks (an aggregate's xFinal): they must not come back here
+        try {
+            Sqlite.finalizeStmt(h);
+        } finally {
+            running--;
+            db.writeAccess().afterReset(this);
         }
     }
 }

@@ -54,6 +54,7 @@ final class TxStatements {
         }
         if (commit == null) {
             commit = db.preparePersistent("COMMIT");
+            commit.commit = true; // SQLITE_BUSY on COMMIT may be retried: the transaction stays open
         }
         run(commit);
     }
@@ -72,7 +73,7 @@ final class TxStatements {
     private void run(Stmt stmt) throws SQLException {
         int rc = stmt.step();
         // reset at once so the statement holds no read of the schema and a failed COMMIT can be retried
-        Sqlite.reset(stmt.handle);
+        stmt.reset();
         if (rc != Sqlite.DONE) {
             throw db.error(rc, stmt.sql, ResultCodes.Phase.EXECUTE);
         }

@@ -46,8 +46,8 @@ public final class ChangeHooks {
     private ChangeHooks() {}
 
     /** Installs the hooks on {@code db}, reporting to {@code receiver}; the stubs live in {@code arena}. */
-    static void install(Arena arena, long db, Receiver receiver) {
-        Stubs stubs = new Stubs(receiver);
+    static void install(Arena arena, Callbacks callbacks, long db, Receiver receiver) {
+        Stubs stubs = new Stubs(callbacks, receiver);
         Linker linker = Linker.nativeLinker();
         Sqlite.setHooks(db,
                 linker.upcallStub(UPDATE.bindTo(stubs),
@@ -65,35 +65,53 @@ public final class ChangeHooks {
      * The upcall targets. An exception must not travel back into C (the JVM would stop), and the
      * hooks have no way to fail a statement: a receiver's exception is logged as a warning.
      */
-    private record Stubs(Receiver receiver) {
+    private record Stubs(Callbacks callbacks, Receiver receiver) {
+        private static final int UPDATE_HOOK = 0;
+        private static final int COMMIT_HOOK = 1;
+        private static final int ROLLBACK_HOOK = 2;
+
         @SuppressWarnings("unused") // called by SQLite through the upcall stub
         void update(MemorySegment unused, int op, MemorySegment schema, MemorySegment table, long rowid) {
-            try {
-                receiver.rowChanged(op, Sqlite.cString(schema), Sqlite.cString(table), rowid);
-            } catch (Throwable t) {
-                warn(t);
-            }
+            deliver(UPDATE_HOOK, op, schema, table, rowid);
         }
 
         @SuppressWarnings("unused") // called by SQLite through the upcall stub
         int commit(MemorySegment unused) {
-            try {
-                receiver.committed();
-            } catch (Throwable t) {
-                warn(t);
-            }
+            deliver(COMMIT_HOOK, 0, null, null, 0);
             return 0; // never turn the commit into a rollback
         }
 
         @SuppressWarnings("unused") // called by SQLite through the upcall stub
         void rollback(MemorySegment unused) {
+            deliver(ROLLBACK_HOOK, 0, null, null, 0);
+        }
+
+        /** The one place a hook reaches Java; shape: see Callbacks. Never throws. */
+        private void deliver(int hook, int op, MemorySegment schema, MemorySegment table, long rowid) {
+            int[] depth = null;
+            int saved = callbacks.depth;
             try {
-                receiver.rolledBack();
+                depth = callbacks.enter();
+                if (depth == null) {
+                    warn(new IllegalStateException(Callbacks.TOO_DEEP));
+                    return;
+                }
+                switch (hook) {
+                    case UPDATE_HOOK -> receiver.rowChanged(op, Sqlite.cString(schema), Sqlite.cString(table), rowid);
+                    case COMMIT_HOOK -> receiver.committed();
+                    default -> receiver.rolledBack();
+                }
             } catch (Throwable t) {
                 warn(t);
+            } finally {
+                if (depth != null) {
+                    depth[0]--;
+                }
+                callbacks.depth = saved;
             }
         }
 
+        /** Never throws. */
         private static void warn(Throwable t) {
             try {
                 System.getLogger(ChangeHooks.class.getName()).log(System.Logger.Level.WARNING,

@@ -172,10 +172,13 @@ final class NativeHelper {
         MemorySegment outStmt = scratch.helperOutStmt();
         MemorySegment outTail = scratch.helperOutTail();
         int rc;
+        scratch.holdText(); // C reads the text until it returns; a callback's SQL takes another buffer
         try {
             rc = (int) EXEC_NO_ARGS.invokeExact(MemorySegment.ofAddress(db), text, length, outStmt, outTail);
         } catch (Throwable t) {
             throw Sqlite.fail(t);
+        } finally {
+            scratch.releaseText();
         }
         int tail = outTail.get(JAVA_INT, 0);
         scratch.setResult(outStmt.get(ADDRESS, 0).address(), tail < 0 ? tail : offset + tail); // -1: prepare failed

@@ -55,8 +55,9 @@ public final class SqlFunctions {
     private SqlFunctions() {}
 
     /** Registers {@code body} as SQL function {@code name} with {@code nArgs} arguments (-1: any number). */
-    static int register(Arena arena, long db, String name, int nArgs, boolean deterministic, Body body) {
-        MemorySegment stub = Linker.nativeLinker().upcallStub(INVOKE.bindTo(new Call(body)), X_FUNC, arena);
+    static int register(Arena arena, Callbacks callbacks, long db, String name, int nArgs, boolean deterministic,
+            Body body) {
+        MemorySegment stub = Linker.nativeLinker().upcallStub(INVOKE.bindTo(new Call(callbacks, body)), X_FUNC, arena);
         int flags = SQLITE_UTF8 | (deterministic ? SQLITE_DETERMINISTIC : 0);
         return Sqlite.createFunction(db, arena.allocateFrom(name, StandardCharsets.UTF_8), nArgs, flags, stub,
                 MemorySegment.NULL, MemorySegment.NULL);
@@ -70,9 +71,9 @@ public final class SqlFunctions {
     }
 
     /** Registers an aggregate function; {@code factory} makes one accumulator per group. */
-    static int registerAggregate(Arena arena, long db, String name, int nArgs, boolean deterministic,
-            java.util.function.Supplier<? extends Accumulator> factory) {
-        Groups groups = new Groups(factory);
+    static int registerAggregate(Arena arena, Callbacks callbacks, long db, String name, int nArgs,
+            boolean deterministic, java.util.function.Supplier<? extends Accumulator> factory) {
+        Groups groups = new Groups(callbacks, factory);
         MemorySegment step = Linker.nativeLinker().upcallStub(STEP.bindTo(groups), X_FUNC, arena);
         MemorySegment finish = Linker.nativeLinker().upcallStub(FINISH.bindTo(groups), X_FINAL, arena);
         int flags = SQLITE_UTF8 | (deterministic ? SQLITE_DETERMINISTIC : 0);
@@ -87,17 +88,26 @@ public final class SqlFunctions {
      * Used under the connection's lock only.
      */
     private static final class Groups {
+        private final Callbacks callbacks;
         private final java.util.function.Supplier<? extends Accumulator> factory;
         private final java.util.Map<Long, Accumulator> live = new java.util.HashMap<>();
         private long nextKey = 1;
 
-        Groups(java.util.function.Supplier<? extends Accumulator> factory) {
+        Groups(Callbacks callbacks, java.util.function.Supplier<? extends Accumulator> factory) {
+            this.callbacks = callbacks;
             this.factory = factory;
         }
 
-        @SuppressWarnings("unused") // called by SQLite through the upcall stub
+        @SuppressWarnings("unused") // called by SQLite through the upcall stub; shape: see Callbacks
         void step(MemorySegment context, int argc, MemorySegment argv) {
+            int[] depth = null;
+            int saved = callbacks.depth;
             try {
+                depth = callbacks.enter();
+                if (depth == null) {
+                    reportError(context, Callbacks.TOO_DEEP);
+                    return;
+                }
                 MemorySegment slot = Sqlite.aggregateContext(context, Long.BYTES);
                 if (slot.address() == 0) {
                     Sqlite.resultError(context, "out of memory".getBytes(StandardCharsets.UTF_8));
@@ -115,23 +125,41 @@ public final class SqlFunctions {
                 accumulator.step(arguments(argc, argv));
             } catch (Throwable t) {
                 reportError(context, t);
+            } finally {
+                if (depth != null) {
+                    depth[0]--;
+                }
+                callbacks.depth = saved;
             }
         }
 
-        @SuppressWarnings("unused") // called by SQLite through the upcall stub
+        @SuppressWarnings("unused") // called by SQLite through the upcall stub; shape: see Callbacks
         void finish(MemorySegment context) {
+            int[] depth = null;
+            int saved = callbacks.depth;
             try {
                 MemorySegment slot = Sqlite.aggregateContext(context, 0); // NULL: no row reached this group
+                // the group's accumulator leaves the map even when finish() is refused or fails
                 Accumulator accumulator = slot.address() == 0 ? null
                         : live.remove(slot.reinterpret(Long.BYTES).get(java.lang.foreign.ValueLayout.JAVA_LONG, 0));
+                depth = callbacks.enter();
+                if (depth == null) {
+                    reportError(context, Callbacks.TOO_DEEP);
+                    return;
+                }
                 setResult(context, (accumulator != null ? accumulator : factory.get()).finish());
             } catch (Throwable t) {
                 reportError(context, t);
+            } finally {
+                if (depth != null) {
+                    depth[0]--;
+                }
+                callbacks.depth = saved;
             }
         }
     }
 
-    private static Object[] arguments(int argc, MemorySegment argv) {
+    static Object[] arguments(int argc, MemorySegment argv) {
         Object[] args = new Object[argc];
         MemorySegment values = argv.reinterpret(argc * ADDRESS.byteSize());
         for (int i = 0; i < argc; i++) {
@@ -141,7 +169,7 @@ public final class SqlFunctions {
     }
 
     /** Hands SQLite a Java value as the function's result, by its type. */
-    private static void setResult(MemorySegment context, Object value) {
+    static void setResult(MemorySegment context, Object value) {
         switch (value) {
             case null -> Sqlite.resultNull(context);
             case Long l -> Sqlite.resultLong(context, l);
@@ -157,31 +185,56 @@ public final class SqlFunctions {
         }
     }
 
-    /** Nothing may be thrown back into C (the JVM would stop): a failure becomes the statement's error. */
-    private static void reportError(MemorySegment context, Throwable t) {
-        String message = t.getMessage() != null ? t.getMessage() : t.toString();
+    private static final byte[] UNREPORTABLE = "A Java function failed, and reporting the failure failed too"
+            .getBytes(StandardCharsets.UTF_8);
+
+    /**
+     * Nothing may be thrown back into C (the JVM would stop): a failure, Errors included, becomes
+     * the statement's error. This method never throws.
+     */
+    static void reportError(MemorySegment context, Object failure) {
         try {
+            String message = failure instanceof Throwable t
+                    ? (t.getMessage() != null ? t.getClass().getSimpleName() + ": " + t.getMessage() : t.toString())
+                    : String.valueOf(failure);
             Sqlite.resultError(context, message.getBytes(StandardCharsets.UTF_8));
-        } catch (Throwable reportingFailed) {
-            // nothing is left to tell SQLite with; returning without a result gives SQL NULL
+        } catch (Throwable reportingFailed) { // out of memory or stack while building the message
+            try {
+                Sqlite.resultError(context, UNREPORTABLE);
+            } catch (Throwable nothingLeft) {
+                // no way to report remains; returning without a result gives SQL NULL, and the JVM lives
+            }
         }
     }
 
     /** Registers {@code order} as collation {@code name}: {@code ORDER BY x COLLATE name}, {@code COLLATE} in columns. */
-    static int registerCollation(Arena arena, long db, String name, java.util.Comparator<String> order) {
-        MemorySegment stub = Linker.nativeLinker().upcallStub(COMPARE.bindTo(new Compare(order)), X_COMPARE, arena);
+    static int registerCollation(Arena arena, Callbacks callbacks, long db, String name,
+            java.util.Comparator<String> order) {
+        MemorySegment stub = Linker.nativeLinker().upcallStub(COMPARE.bindTo(new Compare(callbacks, order)), X_COMPARE,
+                arena);
         return Sqlite.createCollation(db, arena.allocateFrom(name, StandardCharsets.UTF_8), stub);
     }
 
     /** One registered collation: SQLite hands two UTF-8 texts with their lengths. */
-    private record Compare(java.util.Comparator<String> order) {
-        @SuppressWarnings("unused") // called by SQLite through the upcall stub
+    private record Compare(Callbacks callbacks, java.util.Comparator<String> order) {
+        @SuppressWarnings("unused") // called by SQLite through the upcall stub; shape: see Callbacks
         int compare(MemorySegment unused, int leftLength, MemorySegment left, int rightLength, MemorySegment right) {
-            // a collation has no way to report an error: a failing comparator sorts its values as equal
+            // a collation has no way to report an error: a failing (or too deeply nested) comparator sorts as equal
+            int[] depth = null;
+            int saved = callbacks.depth;
             try {
+                depth = callbacks.enter();
+                if (depth == null) {
+                    return 0;
+                }
                 return Integer.signum(order.compare(text(left, leftLength), text(right, rightLength)));
             } catch (Throwable t) {
                 return 0;
+            } finally {
+                if (depth != null) {
+                    depth[0]--;
+                }
+                callbacks.depth = saved;
             }
         }
 
@@ -192,13 +245,25 @@ public final class SqlFunctions {
     }
 
     /** One registered function: converts the arguments, runs the body, hands SQLite the result. */
-    private record Call(Body body) {
-        @SuppressWarnings("unused") // called by SQLite through the upcall stub
+    private record Call(Callbacks callbacks, Body body) {
+        @SuppressWarnings("unused") // called by SQLite through the upcall stub; shape: see Callbacks
         void invoke(MemorySegment context, int argc, MemorySegment argv) {
+            int[] depth = null;
+            int saved = callbacks.depth;
             try {
+                depth = callbacks.enter();
+                if (depth == null) {
+                    reportError(context, Callbacks.TOO_DEEP);
+                    return;
+                }
                 setResult(context, body.apply(arguments(argc, argv)));
             } catch (Throwable t) {
                 reportError(context, t);
+            } finally {
+                if (depth != null) {
+                    depth[0]--;
+                }
+                callbacks.depth = saved;
             }
         }
     }

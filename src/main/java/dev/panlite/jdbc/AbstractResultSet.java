@@ -84,6 +84,9 @@ abstract class AbstractResultSet implements ResultSet {
     /** Frees what the rows come from. Called between enter and exit, once. */
     abstract void release() throws SQLException;
 
+    /** Before the first {@link #next()}: whether it is already known that there is no row. */
+    abstract boolean emptyBeforeFirst();
+
     abstract int columnCount();
 
     abstract String columnLabel(int column);
@@ -136,6 +139,10 @@ abstract class AbstractResultSet implements ResultSet {
     @Override
     public void close() throws SQLException {
         enterForClose();
+        if (running()) {
+            exit();
+            throw Errors.runningInCallback();
+        }
         try {
             closeLocked();
         } finally {
@@ -145,6 +152,11 @@ abstract class AbstractResultSet implements ResultSet {
 
     /** Takes the guard without failing when the connection is gone: closing is always allowed. */
     abstract void enterForClose();
+
+    /** True while SQLite is inside this result set's statement (a callback of it is running). Guard held. */
+    boolean running() {
+        return false;
+    }
 
     /** Closes with the guard held (also called by the statement and the connection). */
     void closeLocked() throws SQLException {
@@ -192,12 +204,21 @@ abstract class AbstractResultSet implements ResultSet {
 
     @Override
     public int findColumn(String columnLabel) throws SQLException {
-        if (closed) {
-            throw Errors.closed("result set");
-        }
         if (columnLabel == null) {
             throw Errors.badArgument("Column label is null");
         }
+        enter(); // labels are read from the statement: under the guard, like every native read
+        try {
+            if (closed) {
+                throw Errors.closed("result set");
+            }
+            return findColumnGuarded(columnLabel);
+        } finally {
+            exit();
+        }
+    }
+
+    private int findColumnGuarded(String columnLabel) throws SQLException {
         int n = columnCount();
         // exact match first: no allocation on the common path
         for (int i = 0; i < n; i++) {
@@ -221,7 +242,7 @@ abstract class AbstractResultSet implements ResultSet {
         // "t.name" style labels: match the part after the last dot, as several drivers do
         int dot = columnLabel.lastIndexOf('.');
         if (dot >= 0 && dot < columnLabel.length() - 1) {
-            return findColumn(columnLabel.substring(dot + 1));
+            return findColumnGuarded(columnLabel.substring(dot + 1));
         }
         throw Errors.badIndex("No column labelled '" + columnLabel + "'");
     }
@@ -308,7 +329,7 @@ abstract class AbstractResultSet implements ResultSet {
             return switch (type) {
                 case NULL -> null;
                 case INTEGER -> BigDecimal.valueOf(longValue(c));
-                case FLOAT -> BigDecimal.valueOf(doubleValue(c));
+                case FLOAT -> decimalOf(doubleValue(c));
                 default -> parseDecimal(textValue(c));
             };
         } finally {
@@ -329,6 +350,14 @@ abstract class AbstractResultSet implements ResultSet {
         } catch (NumberFormatException e) {
             throw Errors.conversion("Cannot read '" + text + "' as a number");
         }
+    }
+
+    /** SQLite stores Inf (1e999) and, from functions, NaN as REAL: no BigDecimal has those. */
+    private static BigDecimal decimalOf(double value) throws SQLException {
+        if (Double.isNaN(value) || Double.isInfinite(value)) {
+            throw Errors.conversion("Cannot read " + value + " as a decimal");
+        }
+        return BigDecimal.valueOf(value);
     }
 
     private static BigDecimal parseDecimal(String text) throws SQLException {
@@ -922,7 +951,8 @@ abstract class AbstractResultSet implements ResultSet {
     @Override
     public boolean isBeforeFirst() throws SQLException {
         checkOpen();
-        return row == 0 && !afterLast;
+        // JDBC: false when the result set has no rows
+        return row == 0 && !afterLast && !emptyBeforeFirst();
     }
 
     @Override
@@ -963,8 +993,8 @@ abstract class AbstractResultSet implements ResultSet {
     @Override
     public void setFetchDirection(int direction) throws SQLException {
         checkOpen();
-        if (direction != FETCH_FORWARD) {
-            throw Errors.notSupported("Fetch directions other than FETCH_FORWARD");
+        if (direction != FETCH_FORWARD) { // JDBC: a TYPE_FORWARD_ONLY result set refuses the others
+            throw Errors.notSupported("Fetch directions other than FETCH_FORWARD on a forward-only result set");
         }
     }
 

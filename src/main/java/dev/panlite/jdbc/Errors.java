@@ -25,6 +25,12 @@ final class Errors {
         return new SQLNonTransientException(message, "07009");
     }
 
+    /** A statement (or its result set) used or closed by a callback that runs inside that statement's own SQL. */
+    static SQLException runningInCallback() {
+        return badState("This statement is running the SQL that called the current callback (function, collation, "
+                + "hook): it cannot be used or closed from inside that callback");
+    }
+
     static SQLException badState(String message) {
         return new SQLNonTransientException(message, "HY010");
     }

@@ -35,7 +35,7 @@ final class JdbcBlob implements Blob {
             throw Errors.badArgument("Blob position " + pos + " / length " + length + " out of range");
         }
         int from = (int) pos - 1;
-        return Arrays.copyOfRange(data, from, Math.min(data.length, from + length));
+        return Arrays.copyOfRange(data, from, (int) Math.min(data.length, (long) from + length));
     }
 
     @Override
@@ -46,7 +46,7 @@ final class JdbcBlob implements Blob {
     @Override
     public InputStream getBinaryStream(long pos, long length) throws SQLException {
         byte[] data = data();
-        if (pos < 1 || length < 0 || pos - 1 + length > data.length) {
+        if (pos < 1 || length < 0 || pos > data.length + 1L || length > data.length - (pos - 1)) {
             throw Errors.badArgument("Blob position " + pos + " / length " + length + " out of range");
         }
         return new ByteArrayInputStream(data, (int) pos - 1, (int) length);
@@ -55,8 +55,11 @@ final class JdbcBlob implements Blob {
     @Override
     public long position(byte[] pattern, long start) throws SQLException {
         byte[] data = data();
-        if (start < 1) {
-            throw Errors.badArgument("start must be at least 1");
+        if (start < 1 || pattern == null) {
+            throw Errors.badArgument("position needs a pattern and a start of at least 1");
+        }
+        if (start > data.length + 1L) {
+            return -1;
         }
         outer:
         for (int i = (int) start - 1; i <= data.length - pattern.length; i++) {
@@ -72,18 +75,25 @@ final class JdbcBlob implements Blob {
 
     @Override
     public long position(Blob pattern, long start) throws SQLException {
+        if (pattern == null || pattern.length() > Integer.MAX_VALUE) {
+            throw Errors.badArgument("position needs a pattern Blob shorter than 2 GiB");
+        }
         return position(pattern.getBytes(1, (int) pattern.length()), start);
     }
 
     @Override
     public int setBytes(long pos, byte[] source) throws SQLException {
+        if (source == null) {
+            throw Errors.badArgument("bytes are null");
+        }
         return setBytes(pos, source, 0, source.length);
     }
 
     @Override
     public int setBytes(long pos, byte[] source, int offset, int len) throws SQLException {
         byte[] data = data();
-        if (pos < 1 || pos > data.length + 1L || offset < 0 || len < 0 || offset + len > source.length) {
+        if (source == null || pos < 1 || pos > data.length + 1L || offset < 0 || len < 0
+                || (long) offset + len > source.length || pos - 1 + len > Integer.MAX_VALUE - 8) {
             throw Errors.badArgument("Blob position " + pos + " / offset " + offset + " / length " + len + " out of range");
         }
         int at = (int) pos - 1;
@@ -103,11 +113,11 @@ final class JdbcBlob implements Blob {
         }
         return new ByteArrayOutputStream() {
             @Override
-            public void close() {
+            public void close() throws java.io.IOException {
                 try {
                     setBytes(pos, toByteArray());
                 } catch (SQLException e) {
-                    throw new IllegalStateException(e);
+                    throw new java.io.IOException(e.getMessage(), e);
                 }
             }
         };

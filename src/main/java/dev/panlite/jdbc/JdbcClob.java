@@ -39,7 +39,7 @@ final class JdbcClob implements NClob {
             throw Errors.badArgument("Clob position " + pos + " / length " + length + " out of range");
         }
         int from = (int) pos - 1;
-        return data.substring(from, Math.min(data.length(), from + length));
+        return data.substring(from, (int) Math.min(data.length(), (long) from + length));
     }
 
     @Override
@@ -49,7 +49,10 @@ final class JdbcClob implements NClob {
 
     @Override
     public Reader getCharacterStream(long pos, long length) throws SQLException {
-        return new StringReader(getSubString(pos, (int) length));
+        if (length < 0) {
+            throw Errors.badArgument("length must not be negative");
+        }
+        return new StringReader(getSubString(pos, (int) Math.min(Integer.MAX_VALUE, length)));
     }
 
     @Override
@@ -59,8 +62,11 @@ final class JdbcClob implements NClob {
 
     @Override
     public long position(String searchstr, long start) throws SQLException {
-        if (start < 1) {
-            throw Errors.badArgument("start must be at least 1");
+        if (start < 1 || searchstr == null) {
+            throw Errors.badArgument("position needs a search string and a start of at least 1");
+        }
+        if (start > data().length() + 1L) {
+            return -1;
         }
         int at = data().indexOf(searchstr, (int) start - 1);
         return at < 0 ? -1 : at + 1;
@@ -68,18 +74,25 @@ final class JdbcClob implements NClob {
 
     @Override
     public long position(Clob searchstr, long start) throws SQLException {
+        if (searchstr == null || searchstr.length() > Integer.MAX_VALUE) {
+            throw Errors.badArgument("position needs a search Clob shorter than 2^31 characters");
+        }
         return position(searchstr.getSubString(1, (int) searchstr.length()), start);
     }
 
     @Override
     public int setString(long pos, String str) throws SQLException {
+        if (str == null) {
+            throw Errors.badArgument("string is null");
+        }
         return setString(pos, str, 0, str.length());
     }
 
     @Override
     public int setString(long pos, String str, int offset, int len) throws SQLException {
         StringBuilder data = data();
-        if (pos < 1 || pos > data.length() + 1L || offset < 0 || len < 0 || offset + len > str.length()) {
+        if (str == null || pos < 1 || pos > data.length() + 1L || offset < 0 || len < 0
+                || (long) offset + len > str.length()) {
             throw Errors.badArgument("Clob position " + pos + " / offset " + offset + " / length " + len + " out of range");
         }
         int at = (int) pos - 1;
@@ -98,11 +111,11 @@ final class JdbcClob implements NClob {
         data();
         return new StringWriter() {
             @Override
-            public void close() {
+            public void close() throws java.io.IOException {
                 try {
                     setString(pos, toString());
                 } catch (SQLException e) {
-                    throw new IllegalStateException(e);
+                    throw new java.io.IOException(e.getMessage(), e);
                 }
             }
         };

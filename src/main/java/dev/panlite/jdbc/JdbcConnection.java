@@ -43,12 +43,14 @@ public final class JdbcConnection implements PanliteConnection {
     private String schema = "main";
     private final Properties clientInfo = new Properties();
     private JdbcDatabaseMetaData metaData;
+    private final dev.panlite.engine.Reclaimer.Watch reclaim; // closes db if this object is dropped unclosed
 
     public JdbcConnection(Database db) {
         this.db = db;
         this.config = db.config();
         this.dates = new Dates(config);
         this.readOnly = config.readOnlyOpen();
+        this.reclaim = dev.panlite.engine.Reclaimer.watch(this, db, config.leakWarning());
     }
 
     Dates dates() {
@@ -419,19 +421,44 @@ public final class JdbcConnection implements PanliteConnection {
 
     @Override
     public void close() throws SQLException {
-        db.lock();
+        db.beforeClose(); // ends a wait for the write gate (close with the reason "closed")
+        db.lockInterrupting(); // from another thread: a running statement is interrupted, not waited out
         try {
             if (db.isClosed()) {
                 return;
             }
-            for (JdbcStatement s = openStatements; s != null; s = openStatements) {
-                s.closeLocked();
+            if (db.inCallback()) {
+                // SQLite is inside this connection on this thread's stack: refuse every call from now
+                // on and free everything when the thread leaves its outermost call (Database.unlock)
+                db.close();
+                return;
             }
-            savepoints.clear();
+            SQLException failed = null;
+            try {
+                for (JdbcStatement s = openStatements; s != null; s = openStatements) {
+                    try {
+                        s.closeLocked(); // unlinks s first, so this loop always advances
+                    } catch (SQLException e) {
+                        if (failed == null) {
+                            failed = e;
+                        } else {
+                            failed.addSuppressed(e);
+                        }
+                    }
+                }
+                savepoints.clear();
+            } finally {
+                db.close(); // whatever happened above; SQLite rolls back a transaction left open
+            }
+            if (failed != null) {
+                throw failed; // the connection is closed all the same
+            }
         } finally {
             db.unlock();
         }
-        db.close(); // SQLite rolls back a transaction left open
+        if (db.isClosed()) {
+            reclaim.closed(); // nothing left to reclaim
+        }
     }
 
     @Override
@@ -460,8 +487,9 @@ public final class JdbcConnection implements PanliteConnection {
         executor.execute(() -> {
             try {
                 close();
-            } catch (SQLException e) {
-                throw new IllegalStateException("abort: closing the connection failed", e);
+            } catch (SQLException e) { // nobody waits for this task: the failure is logged, the connection stays closed
+                System.getLogger(JdbcConnection.class.getName()).log(System.Logger.Level.WARNING,
+                        "abort: closing the connection failed", e);
             }
         });
     }
@@ -699,6 +727,12 @@ public final class JdbcConnection implements PanliteConnection {
     }
 
     @Override
+    public void setBusyHandler(dev.panlite.BusyHandler handler) throws SQLException {
+        checkOpen();
+        db.setBusyHandler(handler);
+    }
+
+    @Override
     public void addChangeListener(dev.panlite.ChangeListener listener) throws SQLException {
         if (listener == null) {
             throw Errors.badArgument("listener is null");
@@ -753,6 +787,119 @@ public final class JdbcConnection implements PanliteConnection {
                 l.rolledBack();
             }
         }
+    }
+
+    @Override
+    public void createWindowFunction(String name, int nArgs, boolean deterministic,
+            java.util.function.Supplier<? extends dev.panlite.SqlWindowFunction> factory) throws SQLException {
+        checkFunction(name, nArgs, factory);
+        lockOpen();
+        try {
+            db.createWindowFunction(name, nArgs, deterministic, () -> {
+                dev.panlite.SqlWindowFunction f = factory.get();
+                return new dev.panlite.ffi.WindowFunctions.Accumulator() {
+                    @Override
+                    public void step(Object[] args) throws Exception {
+                        f.step(args);
+                    }
+
+                    @Override
+                    public void inverse(Object[] args) throws Exception {
+                        f.inverse(args);
+                    }
+
+                    @Override
+                    public Object value() throws Exception {
+                        return f.value();
+                    }
+
+                    @Override
+                    public Object finish() throws Exception {
+                        return f.finish();
+                    }
+                };
+            });
+        } finally {
+            unlock();
+        }
+    }
+
+    @Override
+    public void setProgressHandler(int instructions, dev.panlite.ProgressHandler handler) throws SQLException {
+        lockOpen();
+        try {
+            db.setProgressHandler(instructions, handler == null ? null : handler::progress);
+        } finally {
+            unlock();
+        }
+    }
+
+    @Override
+    public byte[] serialize(String schema) throws SQLException {
+        lockOpen();
+        try {
+            return db.serialize(schemaName(schema));
+        } finally {
+            unlock();
+        }
+    }
+
+    @Override
+    public void deserialize(String schema, byte[] image) throws SQLException {
+        if (image == null) {
+            throw Errors.badArgument("deserialize needs the bytes of a database");
+        }
+        lockOpen();
+        try {
+            db.deserialize(schemaName(schema), image);
+        } finally {
+            unlock();
+        }
+    }
+
+    @Override
+    public void backup(String schema, java.nio.file.Path file, dev.panlite.BackupProgress progress) throws SQLException {
+        copy(schema, file, false, progress);
+    }
+
+    @Override
+    public void restore(String schema, java.nio.file.Path file, dev.panlite.BackupProgress progress) throws SQLException {
+        copy(schema, file, true, progress);
+    }
+
+    /** Pages per backup step when a progress callback watches: small enough to report, large enough to be quick. */
+    private static final int BACKUP_PAGES_PER_STEP = 100;
+
+    private void copy(String schema, java.nio.file.Path file, boolean restore, dev.panlite.BackupProgress progress)
+            throws SQLException {
+        if (file == null) {
+            throw Errors.badArgument("backup and restore need a file");
+        }
+        lockOpen();
+        try {
+            db.backup(schemaName(schema), file.toString(), restore, BACKUP_PAGES_PER_STEP,
+                    progress == null ? null : progress::progress);
+        } finally {
+            unlock();
+        }
+    }
+
+    @Override
+    public java.sql.Blob openBlob(String schema, String table, String column, long rowid, boolean writable)
+            throws SQLException {
+        if (table == null || column == null) {
+            throw Errors.badArgument("openBlob needs a table and a column");
+        }
+        lockOpen();
+        try {
+            return new IncrementalBlob(db.openBlob(schemaName(schema), table, column, rowid, writable));
+        } finally {
+            unlock();
+        }
+    }
+
+    private static String schemaName(String schema) {
+        return schema == null || schema.isEmpty() ? "main" : schema;
     }
 
     @Override

@@ -29,6 +29,7 @@ public class JdbcStatement implements Statement {
     long updateCount = -1;
     long maxRows;
     int fetchSize;
+    private int fetchDirection = ResultSet.FETCH_FORWARD; // a hint: SQLite reads forward only
     int queryTimeout;
     private int maxFieldSize;
     private boolean closeOnCompletion;
@@ -39,10 +40,13 @@ public class JdbcStatement implements Statement {
     private String pendingSql;
     private byte[] pendingUtf8;
     private int pendingOffset;
-    // generated keys of the last execution, when they were asked for
+    // generated keys of the last execution: asked for, or the incumbent's way (jdbc.get_generated_keys)
     String generatedKeyLabel;
     static final long[] NO_KEYS = {};
-    long[] generatedKeys = NO_KEYS;
+    long[] generatedKeys = NO_KEYS; // a batch's keys
+    long insertKey; // the key of one insert, kept without an array: the common case allocates nothing
+    boolean hasInsertKey;
+    final boolean autoKeys; // jdbc.get_generated_keys
 
     final int holdability; // CLOSE_CURSORS_AT_COMMIT: the connection closes the result set at commit/rollback
 
@@ -50,19 +54,55 @@ public class JdbcStatement implements Statement {
         this.connection = connection;
         this.db = connection.db;
         this.holdability = holdability;
+        this.autoKeys = db.config().generatedKeys();
     }
 
-    /** Takes the connection lock and checks both the connection and this statement are open. */
+    /** Forgets the keys of the previous execution. */
+    final void clearKeys() {
+        generatedKeys = NO_KEYS;
+        hasInsertKey = false;
+    }
+
+    /** After an insert changed rows: its row id, read right after the step (one short call, no query). */
+    final void captureInsertKey() {
+        insertKey = db.lastInsertRowid();
+        hasInsertKey = true;
+    }
+
+    // Re-entry from a callback: a method of this statement is on the stack (entries > 0) and a
+    // callback started since (deeper callback depth) calls this statement again. Refused: SQLite
+    // may be inside this statement's SQL, which must not be restarted or freed under it.
+    private int entries;
+    private int entryCallbackDepth;
+
+    /**
+     * Takes the connection lock and checks both the connection and this statement are open, and
+     * that this call does not come from a callback running inside this statement's own SQL.
+     */
     final void lockOpen() throws SQLException {
         connection.lockOpen();
         if (closed) {
             connection.unlock();
             throw Errors.closed("statement");
         }
+        int depth = db.callbackDepth();
+        if (entries > 0 ? depth > entryCallbackDepth : running()) {
+            connection.unlock();
+            throw Errors.runningInCallback();
+        }
+        if (entries++ == 0) {
+            entryCallbackDepth = depth;
+        }
     }
 
     final void unlock() {
+        entries--;
         connection.unlock();
+    }
+
+    /** True while SQLite is inside this statement's SQL (a callback of it is running). Lock held. */
+    boolean running() {
+        return result != null && result.running();
     }
 
     final ScheduledFuture<?> armTimeout() {
@@ -100,7 +140,7 @@ public class JdbcStatement implements Statement {
         closeResult();
         updateCount = -1;
         generatedKeyLabel = keyLabel;
-        generatedKeys = NO_KEYS;
+        clearKeys();
         String[] backup = SqlText.backupCommand(sql);
         if (backup != null) { // the incumbent's "backup to FILE" / "restore from FILE"
             db.backup(backup[0], backup[1], backup[2].equals("restore"));
@@ -130,8 +170,8 @@ public class JdbcStatement implements Statement {
             return true;
         }
         updateCount = db.totalChanges() != changesBefore ? db.changes() : 0;
-        if (generatedKeyLabel != null && updateCount > 0 && SqlText.isInsert(sql)) {
-            generatedKeys = new long[] {db.lastInsertRowid()};
+        if (updateCount > 0 && (generatedKeyLabel != null || autoKeys) && SqlText.isInsert(sql)) {
+            captureInsertKey();
         }
         return false;
     }
@@ -188,8 +228,8 @@ public class JdbcStatement implements Statement {
                     }
                 } while (getMoreResults());
                 updateCount = db.totalChanges() != before ? db.changes() : 0;
-                if (keyLabel != null && updateCount > 0 && SqlText.isInsert(sql)) {
-                    generatedKeys = new long[] {db.lastInsertRowid()};
+                if (updateCount > 0 && (keyLabel != null || autoKeys) && SqlText.isInsert(sql)) {
+                    captureInsertKey();
                 }
             }
             return updateCount;
@@ -278,9 +318,13 @@ public class JdbcStatement implements Statement {
         lockOpen();
         try {
             String label = generatedKeyLabel != null ? generatedKeyLabel : DEFAULT_KEY_LABEL;
-            List<Object[]> rows = new ArrayList<>(generatedKeys.length);
-            for (long key : generatedKeys) {
-                rows.add(new Object[] {key});
+            List<Object[]> rows = new ArrayList<>(generatedKeys.length + 1);
+            if (hasInsertKey) {
+                rows.add(new Object[] {insertKey});
+            } else {
+                for (long key : generatedKeys) {
+                    rows.add(new Object[] {key});
+                }
             }
             return new ValuesResultSet(this, connection.dates(), new String[] {label}, new int[] {Types.BIGINT}, rows);
         } finally {
@@ -424,6 +468,9 @@ public class JdbcStatement implements Statement {
     public void close() throws SQLException {
         db.lock();
         try {
+            if (!closed && (running() || (entries > 0 && db.callbackDepth() > entryCallbackDepth))) {
+                throw Errors.runningInCallback();
+            }
             closeLocked();
         } finally {
             db.unlock();
@@ -436,12 +483,9 @@ public class JdbcStatement implements Statement {
             return;
         }
         closed = true;
-        try {
-            closeResult();
-            releaseNative();
-        } finally {
-            connection.untrack(this);
-        }
+        connection.untrack(this); // first: a connection closing its statements never meets this one again
+        closeResult();
+        releaseNative();
     }
 
     /** What a subclass holds natively, given back when the statement closes. Lock held. */
@@ -558,15 +602,19 @@ public class JdbcStatement implements Statement {
     @Override
     public void setFetchDirection(int direction) throws SQLException {
         checkOpen();
-        if (direction != ResultSet.FETCH_FORWARD) {
-            throw Errors.notSupported("Fetch directions other than FETCH_FORWARD");
+        // JDBC: on a Statement the direction is a hint; only values that are no direction at all are refused
+        if (direction != ResultSet.FETCH_FORWARD && direction != ResultSet.FETCH_REVERSE
+                && direction != ResultSet.FETCH_UNKNOWN) {
+            throw Errors.badArgument("Unknown fetch direction " + direction
+                    + ": expected ResultSet.FETCH_FORWARD, FETCH_REVERSE or FETCH_UNKNOWN");
         }
+        fetchDirection = direction;
     }
 
     @Override
     public int getFetchDirection() throws SQLException {
         checkOpen();
-        return ResultSet.FETCH_FORWARD;
+        return fetchDirection;
     }
 
     @Override

@@ -33,6 +33,15 @@ final class StmtResultSet extends AbstractResultSet {
     @Override
     void enter() throws SQLException {
         connection.lockOpen();
+        if (stmt.running()) { // a callback inside this statement's own step reads or moves it
+            db.unlock();
+            throw Errors.runningInCallback();
+        }
+    }
+
+    @Override
+    boolean running() {
+        return stmt.running();
     }
 
     @Override
@@ -80,6 +89,11 @@ final class StmtResultSet extends AbstractResultSet {
         } else if (!statement.closed) {
             stmt.reset(); // ends the read so the statement holds no lock; bindings stay for re-execution
         } // else the closing statement resets and clears the handle in one crossing as it returns it
+    }
+
+    @Override
+    boolean emptyBeforeFirst() {
+        return pendingStep == Sqlite.DONE; // the first step, taken at execution, found no row
     }
 
     @Override

@@ -1,0 +1,58 @@
+package dev.panlite.ffi;
+
+/**
+ * The bookkeeping every upcall (SQL function, aggregate, collation, hook, handler) of one connection
+ * goes through. SQLite calls back on the thread that is inside a downcall and holds the
+ * connection's lock, so the engine asks {@link #depth()} before freeing anything SQLite may be
+ * using at that moment (the connection itself, the running statement).
+ *
+ * <p>Every upcall target has the same shape, so that no Throwable ever travels back into C (the JVM
+ * would stop) and recursion ends in an SQL error instead of a native stack overflow:
+ *
+ * <pre>{@code
+ * int[] depth = null;
+ * int saved = callbacks.depth;
+ * try {
+ *     depth = callbacks.enter();
+ *     if (depth == null) { ...report Callbacks.TOO_DEEP...; return; }
+ *     ...user code...
+ * } catch (Throwable t) {
+ *     ...report t, itself inside try/catch(Throwable)...
+ * } finally {
+ *     if (depth != null) depth[0]--; // plain stores, no call: they cannot fail, even at a stack's edge
+ *     callbacks.depth = saved;
+ * }
+ * }</pre>
+ */
+public final class Callbacks {
+    /**
+     * How deeply callbacks may nest on one thread (a function running SQL that calls a function
+     * running SQL ...). Each level stacks SQLite's VDBE, the JDBC call and the upcall frames; 16
+     * levels stay far inside a default thread stack, and no sensible program nests deeper.
+     */
+    public static final int MAX_DEPTH = 16;
+
+    static final String TOO_DEEP = "Callbacks nested more than " + MAX_DEPTH
+            + " deep (a function or hook running SQL that calls it again?): refused to avoid a native stack overflow";
+
+    private static final ThreadLocal<int[]> THREAD_DEPTH = ThreadLocal.withInitial(() -> new int[1]);
+
+    /** Callbacks of this connection now running; only the thread holding the connection's lock changes it. */
+    int depth;
+
+    /** How many callbacks of this connection are running (nested) now; call with the connection's lock held. */
+    public int depth() {
+        return depth;
+    }
+
+    /** Counts a callback in; null (and nothing counted) when this thread's callbacks nest too deep. */
+    int[] enter() {
+        int[] threadDepth = THREAD_DEPTH.get();
+        if (threadDepth[0] >= MAX_DEPTH) {
+            return null;
+        }
+        threadDepth[0]++;
+        depth++;
+        return threadDepth;
+    }
+}

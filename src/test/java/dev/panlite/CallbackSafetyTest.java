@@ -1,0 +1,339 @@
+package dev.panlite;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Java code running inside SQLite (functions, aggregates, collations, change listeners) may use
+ * its own connection, but nothing it does may free what SQLite is using at that moment, and no
+ * Throwable may travel back into C. Each case here crashed the JVM or could have.
+ */
+class CallbackSafetyTest {
+    @TempDir
+    Path dir;
+    Connection c;
+    PanliteConnection p;
+
+    @BeforeEach
+    void open() throws SQLException {
+        c = TestDb.open(dir);
+        p = c.unwrap(PanliteConnection.class);
+        try (Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE t(x INTEGER)");
+            s.execute("INSERT INTO t VALUES (1), (2), (3)");
+        }
+    }
+
+    @AfterEach
+    void close() throws SQLException {
+        c.close();
+    }
+
+    /** Runs {@code sql} both ways a query reaches SQLite: a PreparedStatement, and a plain Statement (fused exec). */
+    private List<SQLException> runBothWays(String sql) {
+        List<SQLException> failures = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement(sql); ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                rs.getObject(1);
+            }
+        } catch (SQLException e) {
+            failures.add(e);
+        }
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            while (rs.next()) {
+                rs.getObject(1);
+            }
+        } catch (SQLException e) {
+            failures.add(e);
+        }
+        return failures;
+    }
+
+    @Test
+    void aFunctionMayQueryItsOwnConnection() throws SQLException {
+        p.createFunction("total", 0, false, args -> {
+            try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT sum(x) FROM t")) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        });
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT x + total() FROM t ORDER BY x")) {
+            assertTrue(rs.next());
+            assertEquals(7, rs.getLong(1));
+        }
+        assertTrue(runBothWays("SELECT total() FROM t").isEmpty());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"prepared", "plain", "update"})
+    void aFunctionClosingItsConnectionClosesItWhenTheStatementReturns(String how) throws SQLException {
+        p.createFunction("bye", 1, false, args -> {
+            c.close(); // SQLite is inside this connection: the close waits for the outermost call
+            assertTrue(c.isClosed());
+            assertThrows(SQLException.class, () -> c.createStatement()); // refused from now on
+            return args[0];
+        });
+        try {
+            switch (how) {
+                case "prepared" -> {
+                    try (PreparedStatement ps = c.prepareStatement("SELECT bye(x) FROM t"); ResultSet rs = ps.executeQuery()) {
+                        while (rs.next()) {
+                            rs.getLong(1);
+                        }
+                    }
+                }
+                case "plain" -> c.createStatement().executeQuery("SELECT bye(x) FROM t").next();
+                default -> c.createStatement().executeUpdate("UPDATE t SET x = bye(x) + 1");
+            }
+        } catch (SQLException e) {
+            assertInstanceOf(SQLException.class, e); // the statement may fail: the connection is gone
+        }
+        assertTrue(c.isClosed());
+        assertThrows(SQLException.class, () -> c.createStatement());
+    }
+
+    @Test
+    void abortFromInsideAFunctionWithADirectExecutor() throws SQLException {
+        p.createFunction("abort_me", 0, false, args -> {
+            c.abort(Runnable::run); // runs close() on this very thread, inside SQLite
+            return 1;
+        });
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT abort_me() FROM t")) {
+            rs.next();
+        } catch (SQLException expected) {
+            // the abort may fail the statement; either way the JVM lives
+        }
+        assertTrue(c.isClosed());
+    }
+
+    @Test
+    void aFunctionClosingItsOwnStatementOrResultSetIsRefused() throws SQLException {
+        AtomicReference<Object> victim = new AtomicReference<>();
+        AtomicReference<Throwable> seen = new AtomicReference<>();
+        p.createFunction("close_it", 0, false, args -> {
+            try {
+                ((AutoCloseable) victim.get()).close();
+            } catch (Throwable t) {
+                seen.set(t);
+                throw t;
+            }
+            return 1;
+        });
+        try (PreparedStatement ps = c.prepareStatement("SELECT close_it() FROM t")) {
+            victim.set(ps);
+            SQLException e = assertThrows(SQLException.class, () -> ps.executeQuery().next());
+            assertTrue(e.getMessage().contains("cannot be used or closed from inside"), e.getMessage());
+            assertInstanceOf(SQLException.class, seen.get());
+            assertFalse(ps.isClosed());
+            // still usable afterwards, once SQLite has left it
+            victim.set((AutoCloseable) () -> { });
+            try (ResultSet rs = ps.executeQuery()) {
+                assertTrue(rs.next());
+            }
+        }
+        try (PreparedStatement ps = c.prepareStatement("SELECT x FROM t WHERE close_it() = 1")) {
+            ResultSet rs = ps.executeQuery(); // the first step already ran the function once
+            victim.set(rs);
+            assertThrows(SQLException.class, () -> {
+                while (rs.next()) {
+                    rs.getLong(1);
+                }
+            });
+        }
+        try (Statement s = c.createStatement()) {
+            victim.set(s);
+            assertThrows(SQLException.class, () -> s.executeQuery("SELECT close_it() FROM t"));
+            assertFalse(s.isClosed());
+        }
+    }
+
+    @Test
+    void aFunctionReusingItsOwnStatementIsRefused() throws SQLException {
+        AtomicReference<Statement> self = new AtomicReference<>();
+        p.createFunction("again", 0, false, args -> {
+            try (ResultSet rs = self.get().executeQuery("SELECT 1")) {
+                return rs.next() ? 1 : 0;
+            }
+        });
+        try (Statement s = c.createStatement()) {
+            self.set(s);
+            SQLException e = assertThrows(SQLException.class, () -> s.executeQuery("SELECT again() FROM t").next());
+            assertTrue(e.getMessage().contains("cannot be used or closed from inside"), e.getMessage());
+        }
+        try (PreparedStatement ps = c.prepareStatement("SELECT again() FROM t")) {
+            self.set(ps);
+            assertThrows(SQLException.class, () -> ps.executeQuery().next());
+        }
+    }
+
+    @Test
+    void unboundedRecursionThroughSqlEndsInAnSqlException() throws SQLException {
+        p.createFunction("deeper", 1, false, args -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT deeper(? + 1)")) {
+                ps.setLong(1, (Long) args[0]);
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    return rs.getLong(1);
+                }
+            }
+        });
+        for (SQLException e : runBothWays("SELECT deeper(0)")) {
+            assertTrue(e.getMessage().contains("nested more than"), e.getMessage());
+        }
+        assertEquals(2, runBothWays("SELECT deeper(0)").size()); // both ways fail, neither crashes
+        assertTrue(runBothWays("SELECT count(*) FROM t").isEmpty()); // and the connection still works
+    }
+
+    @Test
+    void errorsInAFunctionBecomeTheStatementsError() throws SQLException {
+        p.createFunction("overflow", 0, false, args -> overflow(0));
+        p.createFunction("oom", 0, false, args -> {
+            throw new OutOfMemoryError("pretend");
+        });
+        p.createFunction("assertion", 0, false, args -> {
+            throw new AssertionError("pretend");
+        });
+        p.createFunction("odd", 0, false, args -> new Object() {
+            @Override
+            public String toString() {
+                throw new IllegalStateException("no text for you");
+            }
+        });
+        for (String f : new String[] {"overflow", "oom", "assertion", "odd"}) {
+            List<SQLException> failures = runBothWays("SELECT " + f + "() FROM t");
+            assertEquals(2, failures.size(), f);
+        }
+        assertTrue(runBothWays("SELECT count(*) FROM t").isEmpty());
+    }
+
+    private static long overflow(long n) {
+        return overflow(n + 1) + 1;
+    }
+
+    @Test
+    void aggregatesThatFailOrCloseTheConnection() throws SQLException {
+        p.createAggregate("bad_finish", 1, false, () -> new SqlAggregate() {
+            @Override
+            public void step(Object[] args) {}
+
+            @Override
+            public Object finish() {
+                throw new StackOverflowError("pretend");
+            }
+        });
+        assertEquals(2, runBothWays("SELECT bad_finish(x) FROM t").size());
+        p.createAggregate("closer", 1, false, () -> new SqlAggregate() {
+            @Override
+            public void step(Object[] args) throws SQLException {
+                c.close();
+            }
+
+            @Override
+            public Object finish() {
+                return 1;
+            }
+        });
+        runBothWays("SELECT closer(x) FROM t");
+        assertTrue(c.isClosed());
+    }
+
+    @Test
+    void collationsThatThrowOrCloseTheConnection() throws SQLException {
+        p.createCollation("angry", (a, b) -> {
+            throw new IllegalStateException("no order");
+        });
+        assertTrue(runBothWays("SELECT x FROM t ORDER BY CAST(x AS TEXT) COLLATE angry").isEmpty());
+        p.createCollation("closer", (a, b) -> {
+            try {
+                c.close();
+            } catch (SQLException e) {
+                throw new IllegalStateException(e);
+            }
+            return a.compareTo(b);
+        });
+        runBothWays("SELECT x FROM t ORDER BY CAST(x AS TEXT) COLLATE closer");
+        assertTrue(c.isClosed());
+    }
+
+    @Test
+    void changeListenersThatUseOrCloseTheConnection() throws SQLException {
+        List<Long> counts = new ArrayList<>();
+        p.addChangeListener(new ChangeListener() {
+            @Override
+            public void rowChanged(Kind kind, String schema, String table, long rowId) {
+                try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT count(*) FROM t")) {
+                    rs.next();
+                    counts.add(rs.getLong(1));
+                } catch (SQLException e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+
+            @Override
+            public void committed() {
+                throw new OutOfMemoryError("pretend"); // logged; the commit goes on
+            }
+        });
+        try (Statement s = c.createStatement()) {
+            s.executeUpdate("INSERT INTO t VALUES (4)");
+        }
+        assertEquals(1, counts.size());
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT count(*) FROM t")) {
+            rs.next();
+            assertEquals(4, rs.getLong(1));
+        }
+        p.addChangeListener(new ChangeListener() {
+            @Override
+            public void rowChanged(Kind kind, String schema, String table, long rowId) {
+                try {
+                    c.close();
+                } catch (SQLException e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+        });
+        try (Statement s = c.createStatement()) {
+            s.executeUpdate("INSERT INTO t VALUES (5)");
+        } catch (SQLException possible) {
+            // the connection went away under the statement
+        }
+        assertTrue(c.isClosed());
+    }
+
+    @Test
+    void replacingTheRunningFunctionFromInsideItIsRefused() throws SQLException {
+        p.createFunction("swap", 0, false, args -> {
+            p.createFunction("swap", 0, false, a -> 2);
+            return 1;
+        });
+        for (SQLException e : runBothWays("SELECT swap() FROM t")) {
+            assertTrue(e.getMessage().toLowerCase().contains("active statements")
+                    || e.getMessage().toLowerCase().contains("busy"), e.getMessage());
+        }
+        // outside any statement the replacement works
+        p.createFunction("swap", 0, false, a -> 3);
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT swap()")) {
+            rs.next();
+            assertEquals(3, rs.getInt(1));
+        }
+    }
+}

@@ -1,0 +1,696 @@
+package dev.panlite.fuzz;
+
+import dev.panlite.PanliteConnection;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.Reader;
+import java.io.StringReader;
+import java.sql.Blob;
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Savepoint;
+import java.sql.Statement;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executor;
+
+/**
+ * THE list of what a fuzz thread may do, with weights: one line per action. A new API gets its
+ * cases here, e.g. {@code add("blob.open", 3, x -> ...)}; the name prefix ("conn.", "stmt.",
+ * "ps.", "rs.", "meta.", "blob.", "tx.", "fn.", "vtab.", "backup.") lets a run skip a group
+ * (-Dpanlite.fuzz.skip=fn.,vtab.) to find the next crash class while one is being fixed.
+ */
+final class Actions {
+    private Actions() {}
+
+    @FunctionalInterface
+    interface Action {
+        void run(Ctx x) throws Exception;
+    }
+
+    record Entry(String name, int weight, Action action) {}
+
+    private static final List<Entry> TABLE = new ArrayList<>();
+
+    private static void add(String name, int weight, Action action) {
+        TABLE.add(new Entry(name, weight, action));
+    }
+
+    /** The table without the groups named in {@code skip} (name prefixes). */
+    static List<Entry> table(List<String> skip) {
+        return TABLE.stream().filter(e -> skip.stream().noneMatch(p -> !p.isEmpty() && e.name().startsWith(p))).toList();
+    }
+
+    static {
+        // ---------------------------------------------------------------- connections
+        add("conn.open", 3, x -> {
+            Connection old = x.w.connections.put(x.r, x.w.open(x.r));
+            if (old != null && x.chance(70)) {
+                old.close();
+            }
+        });
+        add("conn.close", 3, x -> close(x.w.connections.pick(x.r)));
+        add("conn.abort", 2, x -> {
+            Connection c = x.w.connections.pick(x.r);
+            if (c != null) {
+                c.abort(x.chance(50) ? Callbacks.ABORTER : (Executor) Runnable::run);
+            }
+        });
+        add("conn.leak", 1, x -> {
+            Connection c = x.w.connections.take(x.r);
+            if (c != null && x.w.opened.remove(c)) {
+                x.w.leaked.incrementAndGet(); // dropped unclosed, with whatever it has open: the Cleaner's job
+            }
+        });
+        add("conn.gc", 1, x -> System.gc());
+        add("conn.misc", 4, x -> {
+            Connection c = x.conn();
+            if (c == null) {
+                return;
+            }
+            switch (x.r.nextInt(16)) {
+                case 0 -> c.isValid(x.r.nextInt(3) - 1);
+                case 1 -> c.setReadOnly(x.r.nextBoolean());
+                case 2 -> c.setTransactionIsolation(x.oneOf(List.of(Connection.TRANSACTION_SERIALIZABLE,
+                        Connection.TRANSACTION_READ_UNCOMMITTED, Connection.TRANSACTION_NONE, 42)));
+                case 3 -> c.nativeSQL(x.sql());
+                case 4 -> c.setClientInfo("ApplicationName", "fuzz");
+                case 5 -> c.setSchema(x.oneOf(List.of("main", "nosuch", "")));
+                case 6 -> c.setHoldability(x.r.nextInt(3));
+                case 7 -> c.getWarnings();
+                case 8 -> c.unwrap(PanliteConnection.class).statementCacheStats();
+                case 9 -> c.unwrap(PanliteConnection.class).preparedStatementCount();
+                case 10 -> c.unwrap(PanliteConnection.class).sqliteVersion();
+                case 11 -> c.setNetworkTimeout(Runnable::run, x.r.nextInt(100));
+                case 12 -> c.createStatement(x.oneOf(List.of(ResultSet.TYPE_FORWARD_ONLY, ResultSet.TYPE_SCROLL_INSENSITIVE, 0)),
+                        x.oneOf(List.of(ResultSet.CONCUR_READ_ONLY, ResultSet.CONCUR_UPDATABLE))).close();
+                case 13 -> c.prepareCall(x.query()).close();
+                case 14 -> c.unwrap(String.class);
+                default -> c.getClientInfo();
+            }
+        });
+
+        // ---------------------------------------------------------------- transactions
+        add("tx.autocommit", 4, x -> {
+            Connection c = x.conn();
+            if (c != null) {
+                c.setAutoCommit(x.r.nextBoolean());
+            }
+        });
+        add("tx.commit", 4, x -> {
+            Connection c = x.conn();
+            if (c != null) {
+                c.commit();
+            }
+        });
+        add("tx.rollback", 4, x -> {
+            Connection c = x.conn();
+            if (c != null) {
+                c.rollback();
+            }
+        });
+        add("tx.savepoint", 3, x -> {
+            Connection c = x.conn();
+            if (c != null) {
+                x.w.savepoints.put(x.r, x.chance(50) ? c.setSavepoint() : c.setSavepoint(x.oneOf(List.of("sp", "sp2", "", "\"; x"))));
+            }
+        });
+        add("tx.savepoint.use", 3, x -> {
+            Connection c = x.conn();
+            Savepoint sp = x.w.savepoints.pick(x.r); // maybe another connection's, maybe released
+            if (c != null) {
+                if (x.chance(50)) {
+                    c.rollback(sp);
+                } else {
+                    c.releaseSavepoint(sp);
+                }
+                if (sp != null && x.chance(30)) {
+                    sp.getSavepointName();
+                }
+            }
+        });
+
+        // ---------------------------------------------------------------- statements
+        add("stmt.create", 3, x -> {
+            Connection c = x.conn();
+            if (c != null) {
+                x.w.statements.put(x.r, c.createStatement());
+            }
+        });
+        add("stmt.execute", 8, x -> {
+            Statement s = x.w.statements.pick(x.r);
+            if (s == null) {
+                return;
+            }
+            String sql = x.sql();
+            x.note(sql);
+            switch (x.r.nextInt(7)) {
+                case 0 -> {
+                    if (s.execute(sql)) {
+                        x.w.results.put(x.r, s.getResultSet());
+                    }
+                }
+                case 1 -> s.executeUpdate(sql);
+                case 2 -> s.executeLargeUpdate(sql, Statement.RETURN_GENERATED_KEYS);
+                case 3 -> s.execute(sql, Statement.RETURN_GENERATED_KEYS);
+                case 4 -> {
+                    s.execute(sql);
+                    while (s.getMoreResults() || s.getUpdateCount() != -1) {
+                        if (x.chance(20)) {
+                            break;
+                        }
+                    }
+                }
+                case 5 -> x.w.results.put(x.r, s.getGeneratedKeys());
+                default -> s.execute(sql, new String[] {"id"});
+            }
+        });
+        add("stmt.query", 8, x -> {
+            Statement s = x.w.statements.pick(x.r);
+            if (s != null) {
+                String sql = x.query();
+                x.note(sql);
+                ResultSet rs = s.executeQuery(sql);
+                if (x.chance(70)) {
+                    x.w.results.put(x.r, rs);
+                } else {
+                    drain(x, rs);
+                }
+            }
+        });
+        add("stmt.batch", 3, x -> {
+            Statement s = x.w.statements.pick(x.r);
+            if (s != null) {
+                for (int i = x.r.nextInt(4); i > 0; i--) {
+                    s.addBatch(x.sql());
+                }
+                if (x.chance(80)) {
+                    s.executeBatch();
+                } else {
+                    s.clearBatch();
+                }
+            }
+        });
+        add("stmt.settings", 4, x -> {
+            Statement s = x.chance(50) ? x.w.statements.pick(x.r) : x.w.prepared.pick(x.r);
+            if (s == null) {
+                return;
+            }
+            switch (x.r.nextInt(10)) {
+                case 0 -> s.setQueryTimeout(x.chance(80) ? 1 : x.oneOf(List.of(0, -1, Integer.MAX_VALUE)));
+                case 1 -> s.setMaxRows(x.oneOf(List.of(0, 1, 2, -1)));
+                case 2 -> s.setFetchSize(x.oneOf(List.of(0, 1, 1000, -1)));
+                case 3 -> s.closeOnCompletion();
+                case 4 -> s.getResultSet();
+                case 5 -> s.getUpdateCount();
+                case 6 -> s.getConnection().getAutoCommit();
+                case 7 -> s.setEscapeProcessing(x.r.nextBoolean());
+                case 8 -> s.setPoolable(x.r.nextBoolean());
+                default -> s.getWarnings();
+            }
+        });
+        add("stmt.cancel", 4, x -> {
+            Statement s = x.chance(50) ? x.w.statements.pick(x.r) : x.w.prepared.pick(x.r);
+            if (s != null) {
+                s.cancel();
+            }
+        });
+        add("stmt.close", 3, x -> close(x.chance(50) ? x.w.statements.pick(x.r) : x.w.prepared.pick(x.r)));
+
+        // ---------------------------------------------------------------- prepared statements
+        add("ps.prepare", 5, x -> {
+            Connection c = x.conn();
+            if (c == null) {
+                return;
+            }
+            String sql = x.chance(60) ? x.query() : x.sql();
+            x.note(sql);
+            x.w.prepared.put(x.r, switch (x.r.nextInt(4)) {
+                case 0 -> c.prepareStatement(sql, Statement.RETURN_GENERATED_KEYS);
+                case 1 -> c.prepareStatement(sql, new int[] {1});
+                default -> c.prepareStatement(sql);
+            });
+        });
+        add("ps.set", 10, x -> {
+            PreparedStatement p = x.w.prepared.pick(x.r);
+            if (p != null) {
+                setParameter(x, p, x.index());
+            }
+        });
+        add("ps.execute", 8, x -> {
+            PreparedStatement p = x.w.prepared.pick(x.r);
+            if (p == null) {
+                return;
+            }
+            switch (x.r.nextInt(5)) {
+                case 0 -> {
+                    if (p.execute()) {
+                        x.w.results.put(x.r, p.getResultSet());
+                    }
+                }
+                case 1 -> x.w.results.put(x.r, p.executeQuery());
+                case 2 -> p.executeUpdate();
+                case 3 -> x.w.results.put(x.r, p.getGeneratedKeys());
+                default -> drain(x, p.executeQuery());
+            }
+        });
+        add("ps.batch", 4, x -> {
+            PreparedStatement p = x.w.prepared.pick(x.r);
+            if (p == null) {
+                return;
+            }
+            for (int i = x.r.nextInt(5); i > 0; i--) {
+                setParameter(x, p, x.index());
+                p.addBatch();
+            }
+            switch (x.r.nextInt(4)) {
+                case 0 -> p.clearBatch();
+                case 1 -> p.clearParameters();
+                case 2 -> p.executeLargeBatch();
+                default -> p.executeBatch();
+            }
+        });
+        add("ps.meta", 3, x -> {
+            PreparedStatement p = x.w.prepared.pick(x.r);
+            if (p == null) {
+                return;
+            }
+            if (x.r.nextBoolean()) {
+                var pm = p.getParameterMetaData();
+                pm.getParameterCount();
+                int i = x.index();
+                pm.getParameterType(i);
+                pm.getParameterClassName(i);
+                pm.isNullable(i);
+            } else {
+                ResultSetMetaData md = p.getMetaData();
+                if (md != null) {
+                    resultMeta(x, md);
+                }
+            }
+        });
+
+        // ---------------------------------------------------------------- result sets
+        add("rs.next", 10, x -> {
+            ResultSet rs = x.w.results.pick(x.r);
+            if (rs != null) {
+                for (int i = x.r.nextInt(4); i >= 0 && rs.next(); i--) {
+                    get(x, rs);
+                }
+            }
+        });
+        add("rs.get", 12, x -> {
+            ResultSet rs = x.w.results.pick(x.r);
+            if (rs != null) {
+                get(x, rs);
+            }
+        });
+        add("rs.meta", 4, x -> {
+            ResultSet rs = x.w.results.pick(x.r);
+            if (rs != null) {
+                resultMeta(x, rs.getMetaData());
+            }
+        });
+        add("rs.misc", 4, x -> {
+            ResultSet rs = x.w.results.pick(x.r);
+            if (rs == null) {
+                return;
+            }
+            switch (x.r.nextInt(12)) {
+                case 0 -> rs.isBeforeFirst();
+                case 1 -> rs.isAfterLast();
+                case 2 -> rs.getRow();
+                case 3 -> rs.absolute(2);
+                case 4 -> rs.beforeFirst();
+                case 5 -> rs.getStatement();
+                case 6 -> rs.findColumn(x.label());
+                case 7 -> rs.updateInt(1, 1);
+                case 8 -> rs.setFetchSize(10);
+                case 9 -> rs.isLast();
+                case 10 -> rs.getHoldability();
+                default -> rs.getWarnings();
+            }
+        });
+        add("rs.close", 4, x -> close(x.w.results.pick(x.r)));
+
+        // ---------------------------------------------------------------- database metadata
+        add("meta.db", 5, x -> {
+            Connection c = x.conn();
+            if (c == null) {
+                return;
+            }
+            DatabaseMetaData md = c.getMetaData();
+            String table = x.oneOf(List.of("t", "ft", "rt", "u", "%", "nosuch", "sqlite_schema"));
+            ResultSet rs = switch (x.r.nextInt(12)) {
+                case 0 -> md.getTables(null, null, table, null);
+                case 1 -> md.getColumns(null, null, table, "%");
+                case 2 -> md.getPrimaryKeys(null, null, table);
+                case 3 -> md.getIndexInfo(null, null, table, false, false);
+                case 4 -> md.getImportedKeys(null, null, table);
+                case 5 -> md.getTypeInfo();
+                case 6 -> md.getSchemas();
+                case 7 -> md.getFunctions(null, null, "%");
+                case 8 -> md.getTableTypes();
+                case 9 -> md.getBestRowIdentifier(null, null, table, 0, true);
+                case 10 -> md.getExportedKeys(null, null, table);
+                default -> {
+                    md.getDatabaseProductVersion();
+                    md.supportsSavepoints();
+                    md.getURL();
+                    yield md.getCatalogs();
+                }
+            };
+            if (x.chance(50)) {
+                x.w.results.put(x.r, rs);
+            } else {
+                drain(x, rs);
+            }
+        });
+
+        // ---------------------------------------------------------------- blobs
+        add("blob.get", 3, x -> {
+            ResultSet rs = x.w.results.pick(x.r);
+            if (rs != null) {
+                Blob b = rs.getBlob(x.index());
+                if (b != null) {
+                    x.w.blobs.put(x.r, b);
+                }
+            }
+        });
+        add("blob.create", 1, x -> {
+            Connection c = x.conn();
+            if (c != null) {
+                x.w.blobs.put(x.r, c.createBlob());
+            }
+        });
+        add("blob.use", 4, x -> {
+            Blob b = x.w.blobs.pick(x.r);
+            if (b == null) {
+                return;
+            }
+            long pos = x.oneOf(List.of(1L, 2L, 0L, -1L, 100L, Long.MAX_VALUE));
+            switch (x.r.nextInt(8)) {
+                case 0 -> b.length();
+                case 1 -> b.getBytes(pos, x.oneOf(List.of(0, 1, 10, -1, Integer.MAX_VALUE)));
+                case 2 -> b.setBytes(pos, new byte[x.r.nextInt(20)]);
+                case 3 -> b.truncate(x.oneOf(List.of(0L, 1L, -1L, 1000L)));
+                case 4 -> b.free();
+                case 5 -> readAll(b.getBinaryStream());
+                case 6 -> b.position(new byte[] {0}, pos);
+                default -> {
+                    PreparedStatement p = x.w.prepared.pick(x.r);
+                    if (p != null) {
+                        p.setBlob(x.index(), b);
+                    }
+                }
+            }
+        });
+
+        add("blob.open", 2, x -> { // incremental I/O on a stored value (PanliteConnection.openBlob)
+            Connection c = x.conn();
+            if (c != null) {
+                x.w.blobs.put(x.r, c.unwrap(PanliteConnection.class).openBlob(x.oneOf(List.of("main", "temp", "nope")),
+                        "t", x.oneOf(List.of("d", "b", "a", "nope")), x.r.nextInt(5), x.r.nextBoolean()));
+            }
+        });
+        add("blob.stream", 2, x -> { // a stream outliving its blob, its connection, shared across threads
+            Blob b = x.w.blobs.pick(x.r);
+            if (b != null) {
+                if (x.r.nextBoolean()) {
+                    readAll(b.getBinaryStream(1, Math.min(b.length(), 3)));
+                } else {
+                    try (java.io.OutputStream out = b.setBinaryStream(x.oneOf(List.of(1L, 2L, 0L)))) {
+                        out.write(new byte[x.r.nextInt(4)]);
+                    } catch (IOException expected) {
+                        // past the end, closed, read-only: an error, never a crash
+                    }
+                }
+            }
+        });
+
+        // ---------------------------------------------------------------- callbacks (extras API)
+        add("fn.function", 3, x -> {
+            Connection c = x.conn();
+            if (c != null) {
+                Callbacks.register(x.w, x, c, x.oneOf(List.of("fz_f", "fz_g")));
+            }
+        });
+        add("fn.aggregate", 2, x -> {
+            Connection c = x.conn();
+            if (c != null) {
+                Callbacks.register(x.w, x, c, x.oneOf(List.of("fz_agg", "fz_agg2")));
+            }
+        });
+        add("fn.window", 2, x -> {
+            Connection c = x.conn();
+            if (c != null) {
+                Callbacks.register(x.w, x, c, "fz_win");
+            }
+        });
+        add("fn.progress", 2, x -> {
+            Connection c = x.conn();
+            if (c != null) {
+                c.unwrap(PanliteConnection.class).setProgressHandler(x.oneOf(List.of(1, 10, 100, 0, -1)),
+                        x.chance(80) ? Callbacks.progress(x.w, x, c) : null);
+            }
+        });
+        add("fn.collation", 2, x -> {
+            Connection c = x.conn();
+            if (c != null) {
+                Callbacks.register(x.w, x, c, x.oneOf(List.of("fz_coll", "fz_coll2")));
+            }
+        });
+        add("fn.listener.add", 2, x -> {
+            Connection c = x.conn();
+            if (c != null) {
+                var l = Callbacks.listener(x.w, x, c);
+                c.unwrap(PanliteConnection.class).addChangeListener(l);
+                x.w.listeners.put(x.r, l);
+            }
+        });
+        add("fn.listener.remove", 1, x -> {
+            Connection c = x.conn();
+            if (c != null) {
+                c.unwrap(PanliteConnection.class).removeChangeListener(x.w.listeners.pick(x.r));
+            }
+        });
+        add("fn.badargs", 1, x -> {
+            Connection c = x.conn();
+            if (c == null) {
+                return;
+            }
+            PanliteConnection p = c.unwrap(PanliteConnection.class);
+            switch (x.r.nextInt(5)) {
+                case 0 -> p.createFunction(x.oneOf(List.of("", "x".repeat(300), "bad name")), x.r.nextInt(300) - 2, false, args -> 1);
+                case 1 -> p.createFunction("fz_null", 1, true, null);
+                case 2 -> p.createCollation(null, String::compareTo);
+                case 3 -> p.createAggregate("fz_null", -1, false, null);
+                default -> p.addChangeListener(null);
+            }
+        });
+
+        // ---------------------------------------------------------------- virtual tables
+        add("vtab.use", 3, x -> {
+            Connection c = x.conn();
+            if (c == null) {
+                return;
+            }
+            String sql = x.oneOf(List.of(
+                    "CREATE VIRTUAL TABLE IF NOT EXISTS ft USING fts5(body)",
+                    "INSERT INTO ft(body) VALUES ('one two three')",
+                    "CREATE VIRTUAL TABLE IF NOT EXISTS ft4 USING fts4(body)",
+                    "INSERT INTO ft4(body) VALUES ('one two')",
+                    "CREATE VIRTUAL TABLE IF NOT EXISTS ft3 USING fts3(body)",
+                    "INSERT INTO ft3(body) VALUES ('two five')",
+                    "CREATE VIRTUAL TABLE IF NOT EXISTS rt USING rtree(id, minx, maxx)",
+                    "INSERT INTO rt(minx, maxx) VALUES (0, 10)",
+                    "INSERT INTO ft(ft) VALUES ('optimize')",
+                    "SELECT * FROM ft WHERE ft MATCH 'one'",
+                    "SELECT * FROM rt WHERE minx >= 0",
+                    "DROP TABLE IF EXISTS ft4"));
+            x.note(sql);
+            try (Statement s = c.createStatement()) {
+                s.execute(sql);
+            }
+        });
+
+        // ---------------------------------------------------------------- backup / restore
+        add("backup.run", 2, x -> {
+            Connection c = x.conn();
+            if (c == null) {
+                return;
+            }
+            String file = x.w.file(2 + x.r.nextInt(2));
+            String sql = x.oneOf(List.of("backup to ", "restore from ", "backup main to ", "restore main from ", "backup temp to "))
+                    + (x.r.nextBoolean() ? "'" + file + "'" : file);
+            x.note(sql);
+            Statement s = x.chance(70) ? c.createStatement() : x.w.statements.pick(x.r);
+            if (s != null) {
+                s.execute(sql);
+            }
+        });
+    }
+
+    static {
+        // ---------------------------------------------------------------- images and the backup API (issue 13)
+        add("backup.api", 2, x -> {
+            Connection c = x.conn();
+            if (c == null) {
+                return;
+            }
+            PanliteConnection p = c.unwrap(PanliteConnection.class);
+            String schema = x.oneOf(List.of("main", "temp", "nope"));
+            java.nio.file.Path file = java.nio.file.Path.of(x.w.file(2 + x.r.nextInt(2)));
+            switch (x.r.nextInt(5)) {
+                case 0 -> p.serialize(schema);
+                case 1 -> p.deserialize(schema, x.chance(50) ? p.serialize("main") : new byte[x.r.nextInt(1024)]);
+                case 2 -> p.backup(schema, file, x.chance(50) ? null : (remaining, total) -> {
+                    if (x.chance(5)) {
+                        throw new Callbacks.FuzzRuntime("fuzz: backup progress throws");
+                    }
+                });
+                case 3 -> p.restore(schema, file, null);
+                default -> {
+                    Statement s = x.w.statements.pick(x.r);
+                    if (s != null) {
+                        s.execute("SELECT count(*) FROM t"); // while an image may just have replaced the schema
+                    }
+                }
+            }
+        });
+    }
+
+    static void close(AutoCloseable c) throws Exception {
+        if (c != null) {
+            c.close();
+        }
+    }
+
+    static void drain(Ctx x, ResultSet rs) throws SQLException {
+        try (rs) {
+            for (int i = 0; i < 50 && rs.next(); i++) {
+                get(x, rs);
+            }
+        }
+    }
+
+    static void readAll(InputStream in) throws SQLException {
+        if (in == null) {
+            return; // SQL NULL
+        }
+        try (in) {
+            in.transferTo(java.io.OutputStream.nullOutputStream());
+        } catch (IOException e) {
+            // IOException is what a stream may throw; not a finding
+        }
+    }
+
+    static void readAll(Reader in) {
+        if (in == null) {
+            return;
+        }
+        try (in) {
+            in.transferTo(java.io.Writer.nullWriter());
+        } catch (IOException e) {
+            // as above
+        }
+    }
+
+    /** A getter of some type on a column by index or label. */
+    static void get(Ctx x, ResultSet rs) throws SQLException {
+        int i = x.index();
+        if (x.chance(20)) {
+            i = rs.findColumn(x.label());
+        }
+        switch (x.r.nextInt(26)) {
+            case 0 -> rs.getInt(i);
+            case 1 -> rs.getLong(i);
+            case 2 -> rs.getString(i);
+            case 3 -> rs.getBytes(i);
+            case 4 -> rs.getDouble(i);
+            case 5 -> rs.getFloat(i);
+            case 6 -> rs.getShort(i);
+            case 7 -> rs.getByte(i);
+            case 8 -> rs.getBoolean(i);
+            case 9 -> rs.getBigDecimal(i);
+            case 10 -> rs.getDate(i);
+            case 11 -> rs.getTime(i);
+            case 12 -> rs.getTimestamp(i);
+            case 13 -> rs.getObject(i);
+            case 14 -> rs.getObject(i, x.oneOf(List.of(java.time.LocalDate.class, java.time.LocalDateTime.class,
+                    java.time.OffsetDateTime.class, java.time.Instant.class, java.util.UUID.class, String.class,
+                    Integer.class, byte[].class, java.math.BigInteger.class, Blob.class, Object.class, Thread.class)));
+            case 15 -> readAll(rs.getBinaryStream(i));
+            case 16 -> readAll(rs.getCharacterStream(i));
+            case 17 -> rs.getNString(i);
+            case 18 -> rs.getURL(i);
+            case 19 -> rs.getClob(i);
+            case 20 -> rs.getObject(i, java.util.Map.of());
+            case 21 -> rs.getDate(i, java.util.Calendar.getInstance());
+            case 22 -> rs.getTimestamp(x.label());
+            case 23 -> rs.getString(x.label());
+            case 24 -> rs.getAsciiStream(i);
+            default -> rs.wasNull();
+        }
+    }
+
+    static void resultMeta(Ctx x, ResultSetMetaData md) throws SQLException {
+        int n = md.getColumnCount();
+        int i = x.chance(80) && n > 0 ? 1 + x.r.nextInt(n) : x.index();
+        switch (x.r.nextInt(9)) {
+            case 0 -> md.getColumnName(i);
+            case 1 -> md.getColumnLabel(i);
+            case 2 -> md.getColumnType(i);
+            case 3 -> md.getColumnTypeName(i);
+            case 4 -> md.isNullable(i);
+            case 5 -> md.getTableName(i);
+            case 6 -> md.isAutoIncrement(i);
+            case 7 -> md.getColumnClassName(i);
+            default -> md.getPrecision(i);
+        }
+    }
+
+    /** A setter of some type at {@code i}. */
+    static void setParameter(Ctx x, PreparedStatement p, int i) throws SQLException {
+        switch (x.r.nextInt(16)) {
+            case 0 -> p.setInt(i, x.r.nextInt());
+            case 1 -> p.setLong(i, x.r.nextLong());
+            case 2 -> p.setString(i, (String) x.oneOf(List.of("a", "one", "", "\uD800x")));
+            case 3 -> p.setBytes(i, new byte[x.r.nextInt(100)]);
+            case 4 -> p.setDouble(i, x.r.nextDouble());
+            case 5 -> p.setNull(i, x.oneOf(List.of(Types.INTEGER, Types.BLOB, Types.OTHER, 12345)));
+            case 6 -> p.setObject(i, x.value());
+            case 7 -> p.setObject(i, x.value(), x.oneOf(List.of(Types.VARCHAR, Types.INTEGER, Types.TIMESTAMP, Types.ARRAY)));
+            case 8 -> p.setBigDecimal(i, new java.math.BigDecimal(x.r.nextInt()).movePointLeft(3));
+            case 9 -> p.setTimestamp(i, new java.sql.Timestamp(x.r.nextLong() % 4_000_000_000_000L));
+            case 10 -> p.setDate(i, new java.sql.Date(0), java.util.Calendar.getInstance());
+            case 11 -> p.setCharacterStream(i, new StringReader("chars"), x.oneOf(List.of(5, 0, -1, 100)));
+            case 12 -> p.setBinaryStream(i, failingStream(x));
+            case 13 -> p.setBinaryStream(i, new ByteArrayInputStream(new byte[10]), x.oneOf(List.of(10L, 3L, -1L, 100L)));
+            case 14 -> p.setBoolean(i, x.r.nextBoolean());
+            default -> p.clearParameters();
+        }
+    }
+
+    /** A stream that fails half way, as a network stream does. */
+    static InputStream failingStream(Ctx x) {
+        int failAt = x.r.nextInt(20);
+        return new InputStream() {
+            int n;
+
+            @Override
+            public int read() throws IOException {
+                if (n++ >= failAt) {
+                    throw new IOException("fuzz: stream fails");
+                }
+                return 'x';
+            }
+        };
+    }
+}

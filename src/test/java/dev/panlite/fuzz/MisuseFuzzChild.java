@@ -1,0 +1,169 @@
+package dev.panlite.fuzz;
+
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+
+/**
+ * The misuse fuzz, run in a child JVM by {@link MisuseFuzzTest} (a crash kills only this JVM):
+ * {@code threads} threads share a few connections, statements, result sets, blobs and savepoints
+ * and make random calls from {@link Actions} for {@code seconds}. Prints each finding (a Throwable
+ * other than SQLException out of a JDBC call), then a summary line {@code done ...}.
+ *
+ * <pre>java --enable-native-access=ALL-UNNAMED -ea -cp TEST_CLASSPATH dev.panlite.fuzz.MisuseFuzzChild SEED SECONDS THREADS DIR</pre>
+ *
+ * Exit codes: 0 clean, {@value #EXIT_FINDINGS} findings, {@value #EXIT_HANG} a thread made no progress
+ * for {@code panlite.fuzz.hangSeconds} (all stacks printed), {@value #EXIT_USAGE} bad arguments; a
+ * JVM crash exits with 134 and writes the hs_err file. A seed fixes each thread's random choices,
+ * not the interleaving of threads, so a seed reproduces a crash often but not every time.
+ */
+public final class MisuseFuzzChild {
+    static final int EXIT_FINDINGS = 1;
+    static final int EXIT_HANG = 3;
+    static final int EXIT_USAGE = 4;
+
+    private static volatile List<Actions.Entry> table;
+    private static volatile int totalWeight;
+    private static volatile World world;
+
+    private MisuseFuzzChild() {}
+
+    public static void main(String[] args) throws Exception {
+        if (args.length != 4) {
+            System.err.println("usage: MisuseFuzzChild SEED SECONDS THREADS DIR");
+            System.exit(EXIT_USAGE);
+        }
+        long seed = Long.parseLong(args[0]);
+        double seconds = Double.parseDouble(args[1]);
+        int threads = Integer.parseInt(args[2]);
+        Path dir = Files.createDirectories(Path.of(args[3]));
+        long hangNanos = (long) (Double.parseDouble(System.getProperty("panlite.fuzz.hangSeconds", "30")) * 1e9);
+        List<String> skip = Arrays.asList(System.getProperty("panlite.fuzz.skip", "").split(","));
+        PrintStream out = System.out;
+
+        World w = new World(dir, out);
+        world = w;
+        table = Actions.table(skip);
+        w.virtualTables = table.stream().anyMatch(e -> e.name().startsWith("vtab."));
+        totalWeight = table.stream().mapToInt(Actions.Entry::weight).sum();
+        Trace trace = new Trace(dir.resolve("trace.txt"), threads);
+        Thread.setDefaultUncaughtExceptionHandler((t, e) -> w.finding("thread " + t.getName(), e));
+        out.println("fuzz seed=" + seed + " seconds=" + seconds + " threads=" + threads + " actions=" + table.size()
+                + (skip.size() > 1 || !skip.get(0).isEmpty() ? " skip=" + skip : ""));
+        out.flush();
+
+        long end = System.nanoTime() + (long) (seconds * 1e9);
+        // one slot per worker, and the last for the main thread's final close
+        AtomicLongArray progress = new AtomicLongArray(threads + 1);
+        AtomicReferenceArray<String> doing = new AtomicReferenceArray<>(threads + 1);
+        Thread[] workers = new Thread[threads + 1];
+        for (int i = 0; i < threads; i++) {
+            int id = i;
+            Ctx x = new Ctx(w, new Random(seed * 1_000_003L + i), i, trace);
+            progress.set(i, System.nanoTime());
+            workers[i] = new Thread(() -> {
+                x.bind();
+                while (System.nanoTime() < end) {
+                    doing.set(id, runOne(x, "thread " + id));
+                    progress.set(id, System.nanoTime());
+                }
+                doing.set(id, "finished");
+            }, "fuzz-" + i);
+            workers[i].start();
+        }
+        Thread watchdog = new Thread(() -> watch(workers, progress, doing, hangNanos, out), "fuzz-watchdog");
+        watchdog.setDaemon(true);
+        watchdog.start();
+        for (int i = 0; i < threads; i++) {
+            workers[i].join();
+        }
+        doing.set(threads, "final close");
+        progress.set(threads, System.nanoTime());
+        workers[threads] = Thread.currentThread();
+
+        // The end: every connection still held is closed, as an application shutting down would.
+        for (Connection c : w.opened) {
+            try {
+                c.close();
+            } catch (SQLException e) {
+                w.sqlException(e);
+            } catch (Throwable t) {
+                w.finding("final close", t);
+            }
+        }
+        for (Map.Entry<String, java.util.concurrent.atomic.AtomicLong> e : w.findingKinds().entrySet()) {
+            out.println("finding x" + e.getValue() + ": " + e.getKey());
+        }
+        out.println("commonest SQLExceptions: " + w.commonSqlExceptions(12));
+        out.println("done seed=" + seed + " actions=" + w.actions + " sqlExceptions=" + w.sqlExceptions
+                + " findings=" + w.findings + " leakedConnections=" + w.leaked);
+        out.flush();
+        System.exit(w.findings.get() > 0 ? EXIT_FINDINGS : 0);
+    }
+
+    /** Picks one action by weight and runs it; returns what it was, for the watchdog. */
+    static String runOne(Ctx x, String who) {
+        List<Actions.Entry> t = table;
+        int pick = x.r.nextInt(totalWeight);
+        Actions.Entry e = t.get(0);
+        for (Actions.Entry candidate : t) {
+            pick -= candidate.weight();
+            if (pick < 0) {
+                e = candidate;
+                break;
+            }
+        }
+        if (x.trace != null && x.thread >= 0) {
+            x.trace.record(x.thread, (x.depth > 0 ? "  in " + who + ": " : "") + e.name());
+        }
+        x.w.actions.incrementAndGet();
+        try {
+            e.action().run(x);
+        } catch (SQLException ok) {
+            x.w.sqlException(ok);
+        } catch (Callbacks.FuzzRuntime | Callbacks.FuzzChecked | Callbacks.FuzzError | Callbacks.FuzzOom thrown) {
+            // a callback's own throw, reaching here only when the action itself ran in a callback
+        } catch (Throwable t2) {
+            x.w.finding(e.name() + " (" + who + ")", t2);
+        }
+        return e.name();
+    }
+
+    /** No progress by a thread for hangNanos: prints every thread's stack and ends the JVM. */
+    private static void watch(Thread[] workers, AtomicLongArray progress, AtomicReferenceArray<String> doing,
+            long hangNanos, PrintStream out) {
+        while (true) {
+            try {
+                Thread.sleep(500);
+            } catch (InterruptedException e) {
+                return;
+            }
+            long now = System.nanoTime();
+            for (int i = 0; i < workers.length; i++) {
+                if (workers[i] != null && workers[i].isAlive() && now - progress.get(i) > hangNanos) {
+                    synchronized (out) {
+                        out.println("HANG: " + workers[i].getName() + " made no progress for " + (now - progress.get(i)) / 1_000_000
+                                + " ms after " + doing.get(i));
+                        for (Map.Entry<Thread, StackTraceElement[]> e : Thread.getAllStackTraces().entrySet()) {
+                            out.println("thread " + e.getKey().getName() + " " + e.getKey().getState());
+                            for (StackTraceElement f : e.getValue()) {
+                                out.println("    at " + f);
+                            }
+                        }
+                        out.println("done HANG actions=" + world.actions);
+                        out.flush();
+                    }
+                    Runtime.getRuntime().halt(EXIT_HANG);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,130 @@
+package dev.panlite.fuzz;
+
+import dev.panlite.PanliteDataSource;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.sql.Blob;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Savepoint;
+import java.sql.Statement;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Queue;
+import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Everything the fuzz threads share: pools of JDBC objects, the files they use, and the findings
+ * (any Throwable that is not an SQLException, each kind printed once with its stack trace).
+ */
+final class World {
+    final Path dir;
+    /** False when the run skips the "vtab." group: then no SQL creates a virtual table. */
+    volatile boolean virtualTables = true;
+    final PrintStream out;
+    final Slots<Connection> connections = new Slots<>(5);
+    final Slots<Statement> statements = new Slots<>(8);
+    final Slots<PreparedStatement> prepared = new Slots<>(8);
+    final Slots<ResultSet> results = new Slots<>(8);
+    final Slots<Blob> blobs = new Slots<>(4);
+    final Slots<Savepoint> savepoints = new Slots<>(4);
+    final Slots<dev.panlite.ChangeListener> listeners = new Slots<>(4);
+    /** Every connection opened and not deliberately leaked: closed at the end of the run. */
+    final Queue<Connection> opened = new ConcurrentLinkedQueue<>();
+    final AtomicLong leaked = new AtomicLong();
+    final AtomicLong sqlExceptions = new AtomicLong();
+    final AtomicLong actions = new AtomicLong();
+    final AtomicLong findings = new AtomicLong();
+    private final Map<String, AtomicLong> findingKinds = new ConcurrentHashMap<>();
+
+    World(Path dir, PrintStream out) {
+        this.dir = dir;
+        this.out = out;
+    }
+
+    /** The SQLite files of the run: two shared databases and a few backup targets. */
+    String file(int i) {
+        return dir.resolve("db" + i + ".sqlite").toString();
+    }
+
+    /** Opens a connection one of the ways an application does, to a file or to memory. */
+    Connection open(Random r) throws SQLException {
+        String target = switch (r.nextInt(5)) {
+            case 0, 1 -> file(0);
+            case 2 -> file(1);
+            default -> ":memory:";
+        };
+        String url = "jdbc:sqlite:" + target + (r.nextBoolean() ? "?busy_timeout=50" : "?busy_timeout=0&stmt_cache_size=" + r.nextInt(4));
+        Connection c = switch (r.nextInt(3)) {
+            case 0 -> DriverManager.getConnection(url);
+            case 1 -> new PanliteDataSource(url).getConnection();
+            default -> new dev.panlite.Driver().connect(url, new Properties());
+        };
+        opened.add(c);
+        try (Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE IF NOT EXISTS t(id INTEGER PRIMARY KEY, a, b TEXT, c REAL, d BLOB)");
+            s.execute("INSERT INTO t(a, b, c, d) VALUES (1, 'one', 1.5, x'01'), (2, 'two', NULL, NULL), "
+                    + "(NULL, 'Ünïcödé', -0.0, x''), (9223372036854775807, '', 1e308, zeroblob(100))");
+        } catch (SQLException e) {
+            sqlException(e); // busy or locked by another thread's transaction: used as it is
+        }
+        return c;
+    }
+
+    /**
+     * Records a Throwable that a JDBC call should not have thrown. The first of each kind (class and
+     * the top frames) is printed in full; the rest are counted.
+     */
+    void finding(String where, Throwable t) {
+        findings.incrementAndGet();
+        StringBuilder key = new StringBuilder(t.getClass().getName());
+        StackTraceElement[] frames = t.getStackTrace();
+        for (int i = 0; i < Math.min(3, frames.length); i++) {
+            key.append(' ').append(frames[i]);
+        }
+        AtomicLong n = findingKinds.computeIfAbsent(key.toString(), k -> new AtomicLong());
+        if (n.getAndIncrement() == 0) {
+            java.io.StringWriter w = new java.io.StringWriter();
+            t.printStackTrace(new java.io.PrintWriter(w));
+            synchronized (out) {
+                out.println("FINDING in " + where + ": " + w.toString().strip().replace("\n", "\n    | "));
+                out.flush();
+            }
+        }
+    }
+
+    private final Map<String, AtomicLong> sqlExceptionKinds = new ConcurrentHashMap<>();
+
+    /** Counts an expected SQLException, by the start of its message (the summary shows the commonest). */
+    void sqlException(java.sql.SQLException e) {
+        sqlExceptions.incrementAndGet();
+        String m = String.valueOf(e.getMessage());
+        int cut = m.length();
+        for (int i = 0; i < m.length(); i++) {
+            char ch = m.charAt(i);
+            if (ch == '(' || ch == ':' || ch == '"' || ch == '\'' || Character.isDigit(ch)) {
+                cut = i;
+                break;
+            }
+        }
+        sqlExceptionKinds.computeIfAbsent(m.substring(0, Math.min(cut, 60)).strip(), k -> new AtomicLong()).incrementAndGet();
+    }
+
+    /** The commonest SQLException messages, to see which actions mostly fail. */
+    java.util.List<String> commonSqlExceptions(int n) {
+        return sqlExceptionKinds.entrySet().stream()
+                .sorted((a, b) -> Long.compare(b.getValue().get(), a.getValue().get()))
+                .limit(n).map(e -> e.getValue() + " " + e.getKey()).toList();
+    }
+
+    /** One line per kind of finding with its count, for the summary. */
+    Map<String, AtomicLong> findingKinds() {
+        return findingKinds;
+    }
+}
