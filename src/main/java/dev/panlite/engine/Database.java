@@ -844,6 +844,11 @@ public final class Database {
         return SqliteLibrary.loadError() == null ? Sqlite.libversion() : null;
     }
 
+    /** sqlite3_sourceid of the loaded library: the check-in it was built from. */
+    public static String librarySourceId() {
+        return SqliteLibrary.sourceId();
+    }
+
     public static int libraryVersionNumber() {
         return SqliteLibrary.loadError() == null ? Sqlite.libversionNumber() : 0;
     }
