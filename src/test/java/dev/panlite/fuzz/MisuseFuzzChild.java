@@ -47,7 +47,12 @@ public final class MisuseFuzzChild {
         Path dir = Files.createDirectories(Path.of(args[3]));
         long hangNanos = (long) (Double.parseDouble(System.getProperty("panlite.fuzz.hangSeconds", "30")) * 1e9);
         List<String> skip = Arrays.asList(System.getProperty("panlite.fuzz.skip", "").split(","));
+        // A callback failing in a loop makes the driver log without end: cap what others print (the
+        // harness's own lines, findings and summary, go to the real stdout uncapped).
         PrintStream out = System.out;
+        PrintStream capped = new PrintStream(new CappedOutput(out, 16 << 20), true, java.nio.charset.StandardCharsets.UTF_8);
+        System.setOut(capped);
+        System.setErr(capped);
 
         World w = new World(dir, out);
         world = w;
@@ -135,6 +140,39 @@ public final class MisuseFuzzChild {
             x.w.finding(e.name() + " (" + who + ")", t2);
         }
         return e.name();
+    }
+
+    /** Passes on the first {@code limit} bytes, then one line saying the rest was dropped. */
+    private static final class CappedOutput extends java.io.OutputStream {
+        private final java.io.OutputStream target;
+        private long left;
+
+        CappedOutput(java.io.OutputStream target, long limit) {
+            this.target = target;
+            this.left = limit;
+        }
+
+        @Override
+        public synchronized void write(int b) throws java.io.IOException {
+            write(new byte[] {(byte) b}, 0, 1);
+        }
+
+        @Override
+        public synchronized void write(byte[] b, int off, int len) throws java.io.IOException {
+            if (left > 0) {
+                int n = (int) Math.min(len, left);
+                target.write(b, off, n);
+                left -= n;
+                if (left == 0) {
+                    target.write("\n[fuzz: output capped here; the summary follows]\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                }
+            }
+        }
+
+        @Override
+        public synchronized void flush() throws java.io.IOException {
+            target.flush();
+        }
     }
 
     /** No progress by a thread for hangNanos: prints every thread's stack and ends the JVM. */
