@@ -21,10 +21,24 @@ import java.util.List;
 import java.util.concurrent.Executor;
 
 /**
- * THE list of what a fuzz thread may do, with weights: one line per action. A new API gets its
- * cases here, e.g. {@code add("blob.open", 3, x -> ...)}; the name prefix ("conn.", "stmt.",
- * "ps.", "rs.", "meta.", "blob.", "tx.", "fn.", "vtab.", "backup.") lets a run skip a group
- * (-Dpanlite.fuzz.skip=fn.,vtab.) to find the next crash class while one is being fixed.
+ * THE list of what a fuzz thread may do, with weights: one {@code add} per action. The name prefix
+ * ("conn.", "stmt.", "ps.", "rs.", "meta.", "blob.", "tx.", "fn.", "vtab.", "backup.") lets a run
+ * skip a group (-Dpanlite.fuzz.skip=fn.,vtab.) to find the next crash class while one is being fixed.
+ *
+ * <p>A new API gets its cases here in a few lines. Take objects from the shared pools
+ * ({@code x.conn()}, {@code x.w.results.pick(x.r)}, ...), put what it creates back into one, and
+ * give every callback it takes a misbehaving body from {@link Callbacks#handler}, e.g. a progress
+ * handler:
+ * <pre>{@code
+ * add("fn.progress", 2, x -> {
+ *     Connection c = x.conn();
+ *     if (c != null) {
+ *         Callbacks.Body body = Callbacks.handler(x.w, x, c, "progress");
+ *         c.unwrap(PanliteConnection.class).setProgressHandler(x.r.nextInt(100), () -> body.run() == null);
+ *     }
+ * });
+ * }</pre>
+ * An action may throw SQLException (counted as expected); anything else it throws is a finding.
  */
 final class Actions {
     private Actions() {}
@@ -62,6 +76,31 @@ final class Actions {
                 c.abort(x.chance(50) ? Callbacks.ABORTER : (Executor) Runnable::run);
             }
         });
+        add("conn.pooled", 2, x -> {
+            javax.sql.PooledConnection pc = x.w.pooled.pick(x.r);
+            if (pc == null) {
+                return;
+            }
+            switch (x.r.nextInt(4)) {
+                case 0 -> pc.close(); // the physical connection, while its logical handle may be in use
+                case 1 -> pc.addConnectionEventListener(new javax.sql.ConnectionEventListener() {
+                    @Override
+                    public void connectionClosed(javax.sql.ConnectionEvent event) {
+                        throw new Callbacks.FuzzRuntime("fuzz: pool listener throws");
+                    }
+
+                    @Override
+                    public void connectionErrorOccurred(javax.sql.ConnectionEvent event) {
+                        try {
+                            pc.close();
+                        } catch (SQLException e) {
+                            x.w.sqlException(e);
+                        }
+                    }
+                });
+                default -> x.w.connections.put(x.r, pc.getConnection()); // closes the previous handle
+            }
+        });
         add("conn.leak", 1, x -> {
             Connection c = x.w.connections.take(x.r);
             if (c != null && x.w.opened.remove(c)) {
@@ -69,6 +108,12 @@ final class Actions {
             }
         });
         add("conn.gc", 1, x -> System.gc());
+        add("conn.interrupt", 2, x -> {
+            Thread[] all = x.w.workers;
+            if (all.length > 0) {
+                all[x.r.nextInt(all.length)].interrupt(); // as ExecutorService.shutdownNow does, maybe mid-call
+            }
+        });
         add("conn.misc", 4, x -> {
             Connection c = x.conn();
             if (c == null) {

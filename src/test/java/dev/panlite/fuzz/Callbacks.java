@@ -48,11 +48,16 @@ final class Callbacks {
         }
     }
 
+    /** True for what a fuzz callback threw on purpose (the driver may let it through: not a finding). */
+    static boolean thrownOnPurpose(Throwable t) {
+        return t instanceof FuzzRuntime || t instanceof FuzzChecked || t instanceof FuzzError || t instanceof FuzzOom;
+    }
+
     /** How callbacks misbehave; chosen at random when one is registered. */
     enum Mood {
         IDENTITY, ODD_TYPE, THROW_RUNTIME, THROW_CHECKED, THROW_ERROR, THROW_OOM, THROW_ASSERTION, STACK_OVERFLOW,
         QUERY_OWN, WRITE_OWN, CLOSE_OWN, ABORT_OWN, CLOSE_SHARED, REREGISTER, REPLACE_OTHER, RECURSE_SQL,
-        COMMIT_OWN, ROLLBACK_OWN, CANCEL, ANY_ACTION
+        COMMIT_OWN, ROLLBACK_OWN, CANCEL, ANY_ACTION, SLOW
     }
 
     interface Body {
@@ -176,6 +181,9 @@ final class Callbacks {
                     }
                     return "cancelled";
                 });
+            case SLOW:
+                Thread.sleep(x.r.nextInt(20)); // widens the window for other threads' close, abort, cancel
+                return args.length > 0 ? args[0] : null;
             case ANY_ACTION:
                 if (x.depth < 2) {
                     x.depth++;
@@ -213,6 +221,18 @@ final class Callbacks {
         t.setDaemon(true);
         t.start();
     };
+
+    /**
+     * The body of a callback of any new kind (progress, busy or authorizer handler, ...): each run
+     * misbehaves in the way drawn now, as functions do; returns the callback's "result" (null mostly).
+     */
+    static Body handler(World w, Ctx x, Connection own, String name) {
+        Mood mood = mood(x);
+        return () -> {
+            Object v = misbehave(w, mood, own, name, new Object[0]);
+            return mood == Mood.IDENTITY ? null : v;
+        };
+    }
 
     static SqlFunction function(World w, Ctx x, Connection own, String name) {
         Mood mood = mood(x);

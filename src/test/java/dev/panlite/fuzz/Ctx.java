@@ -113,6 +113,9 @@ final class Ctx {
             "SELECT count(*), sum(c), max(b) FROM t",
             "SELECT 1, 'x', 2.5, x'00ff', NULL, ?",
             "WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r WHERE i < 30000) SELECT sum(i) FROM r",
+            // long enough (~0.5 s) for other threads to cancel, time out, close or abort it mid-step
+            "WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r WHERE i < 1000000) SELECT i FROM r WHERE i % 250000 = 0",
+            "WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r WHERE i < 300000) SELECT count(fz_f(i)) FROM r",
             "WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r WHERE i < 200) SELECT i, fz_f(i) FROM r",
             "SELECT fz_f(a), fz_f(b, c), fz_g(d) FROM t",
             "SELECT fz_f(fz_f(id)) FROM t ORDER BY 1",

@@ -47,6 +47,7 @@ public final class MisuseFuzzChild {
         Path dir = Files.createDirectories(Path.of(args[3]));
         long hangNanos = (long) (Double.parseDouble(System.getProperty("panlite.fuzz.hangSeconds", "30")) * 1e9);
         List<String> skip = Arrays.asList(System.getProperty("panlite.fuzz.skip", "").split(","));
+        boolean virtual = Boolean.parseBoolean(System.getProperty("panlite.fuzz.virtual", "true"));
         // A callback failing in a loop makes the driver log without end: cap what others print (the
         // harness's own lines, findings and summary, go to the real stdout uncapped).
         PrintStream out = System.out;
@@ -74,14 +75,20 @@ public final class MisuseFuzzChild {
             int id = i;
             Ctx x = new Ctx(w, new Random(seed * 1_000_003L + i), i, trace);
             progress.set(i, System.nanoTime());
-            workers[i] = new Thread(() -> {
+            Runnable work = () -> {
                 x.bind();
                 while (System.nanoTime() < end) {
                     doing.set(id, runOne(x, "thread " + id));
+                    Thread.interrupted(); // another thread's "thread.interrupt" ends here
                     progress.set(id, System.nanoTime());
                 }
                 doing.set(id, "finished");
-            }, "fuzz-" + i);
+            };
+            // odd workers are virtual threads (FFM calls pin their carrier; upcalls run on them too)
+            workers[i] = (virtual && i % 2 == 1 ? Thread.ofVirtual() : Thread.ofPlatform()).name("fuzz-" + i).unstarted(work);
+        }
+        w.workers = Arrays.copyOf(workers, threads);
+        for (int i = 0; i < threads; i++) {
             workers[i].start();
         }
         Thread watchdog = new Thread(() -> watch(workers, progress, doing, hangNanos, out), "fuzz-watchdog");
@@ -101,7 +108,20 @@ public final class MisuseFuzzChild {
             } catch (SQLException e) {
                 w.sqlException(e);
             } catch (Throwable t) {
-                w.finding("final close", t);
+                if (!Callbacks.thrownOnPurpose(t)) { // a pool listener's throw may come out of close
+                    w.finding("final close", t);
+                }
+            }
+        }
+        for (javax.sql.PooledConnection pc : w.openedPooled) {
+            try {
+                pc.close();
+            } catch (SQLException e) {
+                w.sqlException(e);
+            } catch (Throwable t) {
+                if (!Callbacks.thrownOnPurpose(t)) {
+                    w.finding("final close (pooled)", t);
+                }
             }
         }
         for (Map.Entry<String, java.util.concurrent.atomic.AtomicLong> e : w.findingKinds().entrySet()) {
@@ -135,7 +155,7 @@ public final class MisuseFuzzChild {
         } catch (SQLException ok) {
             x.w.sqlException(ok);
         } catch (Callbacks.FuzzRuntime | Callbacks.FuzzChecked | Callbacks.FuzzError | Callbacks.FuzzOom thrown) {
-            // a callback's own throw, reaching here only when the action itself ran in a callback
+            // thrown on purpose by a callback (or a pool listener) and let through: not a finding
         } catch (Throwable t2) {
             x.w.finding(e.name() + " (" + who + ")", t2);
         }
@@ -190,8 +210,16 @@ public final class MisuseFuzzChild {
                     synchronized (out) {
                         out.println("HANG: " + workers[i].getName() + " made no progress for " + (now - progress.get(i)) / 1_000_000
                                 + " ms after " + doing.get(i));
-                        for (Map.Entry<Thread, StackTraceElement[]> e : Thread.getAllStackTraces().entrySet()) {
-                            out.println("thread " + e.getKey().getName() + " " + e.getKey().getState());
+                        Map<Thread, StackTraceElement[]> stacks = new java.util.LinkedHashMap<>();
+                        for (Thread t : workers) {
+                            if (t != null) {
+                                stacks.put(t, t.getStackTrace()); // virtual ones too, which getAllStackTraces leaves out
+                            }
+                        }
+                        Thread.getAllStackTraces().forEach(stacks::putIfAbsent);
+                        for (Map.Entry<Thread, StackTraceElement[]> e : stacks.entrySet()) {
+                            out.println("thread " + e.getKey().getName() + (e.getKey().isVirtual() ? " (virtual) " : " ")
+                                    + e.getKey().getState());
                             for (StackTraceElement f : e.getValue()) {
                                 out.println("    at " + f);
                             }

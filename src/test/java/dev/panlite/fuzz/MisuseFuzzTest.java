@@ -95,7 +95,9 @@ class MisuseFuzzTest {
         int exit = p.exitValue();
         String output = Files.readString(log, StandardCharsets.ISO_8859_1);
         boolean crashed = Files.exists(hsErr) || exit == 134 || exit > 128 && exit != 143;
-        boolean clean = ended && exit == 0 && !crashed && output.lines().anyMatch(l -> l.startsWith("done seed="));
+        // "done seed=N actions=M ..." with M > 0: the child got to the end and did something
+        boolean clean = ended && exit == 0 && !crashed
+                && output.lines().anyMatch(l -> l.startsWith("done seed=") && !l.contains(" actions=0 "));
         if (clean) {
             deleteTree(work);
             Files.deleteIfExists(log);
