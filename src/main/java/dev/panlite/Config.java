@@ -36,6 +36,10 @@ public final class Config {
     public static final String STATE_UNKNOWN_KEY = "HY092";
 
     private static final int SQLITE_OPEN_READONLY = 0x1;
+    private static final int SQLITE_OPEN_READWRITE = 0x2;
+    private static final int SQLITE_OPEN_CREATE = 0x4;
+    /** {@code jdbc:sqlite::resource:NAME}: a database packaged on the classpath or behind a URL (the incumbent's). */
+    public static final String RESOURCE_PREFIX = ":resource:";
     private static final int SQLITE_OPEN_URI = 0x40;
     private static final int SQLITE_OPEN_SHAREDCACHE = 0x20000;
     private static final int SQLITE_OPEN_PRIVATECACHE = 0x40000;
@@ -43,8 +47,8 @@ public final class Config {
     /** Query parameters of a URI filename that SQLite itself interprets (sqlite.org/uri.html). */
     private static final List<String> SQLITE_URI_PARAMS =
             List.of("vfs", "mode", "cache", "psow", "nolock", "immutable", "modeof");
-    /** Sent by DriverManager and connection pools; SQLite has no users. */
-    private static final Set<String> IGNORED_KEYS = Set.of("user", "password");
+    /** Sent by DriverManager and connection pools; SQLite has no users (password is a Setting: the key). */
+    private static final Set<String> IGNORED_KEYS = Set.of("user");
     /** For error messages: every key, the limits folded into one group to keep it short. */
     private static final String ALL_KEYS = Arrays.stream(Setting.values())
             .filter(s -> s.use() != Setting.Use.LIMIT).map(Setting::key).collect(Collectors.joining(", "))
@@ -53,6 +57,7 @@ public final class Config {
 
     private final String url;
     private final String filename;
+    private final String resource;
     private final Map<Setting, String> given;
     private final int openFlags;
     private final boolean readOnlyOpen;
@@ -62,13 +67,19 @@ public final class Config {
     private final boolean leakWarning;
     private final boolean readUncommitted;
     private final List<String> pragmas;
+    private final List<LegacyPragma> legacyPragmas;
+    private final String keyPragma;
+    private final boolean generatedKeys;
     private final Map<Integer, Integer> limits;
     private final TransactionMode transactionMode;
     private final DateClass dateClass;
     private final DatePrecision datePrecision;
     private final DateTimeFormatter dateFormatter;
 
-    private Config(String url, String filename, Map<Setting, String> given) {
+    /** A deprecated PRAGMA to apply: {@code set}, then {@code query} returns no row if SQLite lacks it. */
+    public record LegacyPragma(String key, String set, String query) {}
+
+    private Config(String url, String filename, Map<Setting, String> given) throws SQLException {
         this.url = url;
         this.filename = filename;
         this.given = given;
@@ -81,6 +92,14 @@ public final class Config {
         if (filename.startsWith("file:")) {
             flags |= SQLITE_OPEN_URI;
         }
+        this.resource = filename.startsWith(RESOURCE_PREFIX) ? filename.substring(RESOURCE_PREFIX.length()) : null;
+        if (resource != null) { // the incumbent opens a resource read-only: it is a copy of something packaged
+            if (resource.isEmpty()) {
+                throw new SQLException("Empty resource name in " + PREFIX + RESOURCE_PREFIX
+                        + ": name a classpath resource or a jar:, file: or http: URL", STATE_INVALID_VALUE);
+            }
+            flags = (flags & ~(SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI)) | SQLITE_OPEN_READONLY;
+        }
         this.openFlags = flags;
         this.readOnlyOpen = (flags & SQLITE_OPEN_READONLY) != 0 || uriParam(filename, "mode").equals("ro");
         this.busyTimeoutMillis = Integer.parseInt(get(Setting.BUSY_TIMEOUT));
@@ -90,22 +109,47 @@ public final class Config {
         this.readUncommitted = Boolean.parseBoolean(get(Setting.READ_UNCOMMITTED));
 
         List<String> p = new ArrayList<>();
+        List<LegacyPragma> legacy = new ArrayList<>();
         Map<Integer, Integer> l = new TreeMap<>();
         given.forEach((s, v) -> {
             switch (s.use()) {
                 case PRAGMA -> p.add(s.pragma(v));
+                case LEGACY -> legacy.add(new LegacyPragma(s.key(), s.pragma(v), s.pragmaQuery()));
                 case LIMIT -> l.put(s.limitId(), Integer.parseInt(v));
                 default -> { }
             }
         });
         this.pragmas = List.copyOf(p);
+        this.legacyPragmas = List.copyOf(legacy);
         this.limits = Collections.unmodifiableMap(l);
+        this.keyPragma = keyPragma(get(Setting.PASSWORD), get(Setting.HEXKEY_MODE));
+        this.generatedKeys = Boolean.parseBoolean(get(Setting.JDBC_GET_GENERATED_KEYS));
 
-        this.transactionMode = TransactionMode.valueOf(get(Setting.TRANSACTION_MODE));
+        TransactionMode mode = TransactionMode.valueOf(get(Setting.TRANSACTION_MODE));
+        if (mode == TransactionMode.DEFERRED && Boolean.parseBoolean(get(Setting.JDBC_EXPLICIT_READONLY))) {
+            mode = TransactionMode.IMMEDIATE; // the incumbent's explicit_readonly: writing transactions lock at BEGIN
+        }
+        this.transactionMode = mode;
         this.dateClass = DateClass.valueOf(get(Setting.DATE_CLASS));
         this.datePrecision = DatePrecision.valueOf(get(Setting.DATE_PRECISION));
         // Locale.ROOT: what is stored in the database must not depend on the JVM's locale.
         this.dateFormatter = DateTimeFormatter.ofPattern(get(Setting.DATE_STRING_FORMAT), Locale.ROOT);
+    }
+
+    /** The PRAGMA that applies {@code password} as hexkey_mode says; null for no (or an empty) password. */
+    private static String keyPragma(String password, String hexkeyMode) throws SQLException {
+        if (password == null || password.isEmpty()) {
+            return null;
+        }
+        if (!hexkeyMode.equals("NONE") && !password.matches("(?:[0-9A-Fa-f]{2})+")) {
+            throw new SQLException("Invalid password for hexkey_mode=" + hexkeyMode
+                    + ": expected an even number of hex digits", STATE_INVALID_VALUE);
+        }
+        return switch (hexkeyMode) {
+            case "SSE" -> "PRAGMA hexkey = '" + password + "'";
+            case "SQLCIPHER" -> "PRAGMA key = \"x'" + password + "'\"";
+            default -> "PRAGMA key = '" + password.replace("'", "''") + "'";
+        };
     }
 
     /** Whether the URL is one for this driver; false for null. */
@@ -338,6 +382,15 @@ public final class Config {
         return openFlags;
     }
 
+    /**
+     * For {@code jdbc:sqlite::resource:NAME}: NAME, a classpath resource or a {@code jar:}, {@code file:}
+     * or {@code http:} URL, which the engine copies to a private temporary file and opens read-only;
+     * null for any other URL.
+     */
+    public String resource() {
+        return resource;
+    }
+
     /** Whether the database is opened read-only: READONLY in the flags, or mode=ro in a file: URI. */
     public boolean readOnlyOpen() {
         return readOnlyOpen;
@@ -359,6 +412,24 @@ public final class Config {
      */
     public List<String> pragmas() {
         return pragmas;
+    }
+
+    /** The incumbent's deprecated PRAGMAs given, each applied only where SQLite still has it. */
+    public List<LegacyPragma> legacyPragmas() {
+        return legacyPragmas;
+    }
+
+    /**
+     * The PRAGMA setting the encryption key (password, hexkey_mode), to run before anything else
+     * reads the database; null without a password. Never part of {@link #toString()}.
+     */
+    public String keyPragma() {
+        return keyPragma;
+    }
+
+    /** jdbc.get_generated_keys: after an insert, getGeneratedKeys() answers even when keys were not asked for. */
+    public boolean generatedKeys() {
+        return generatedKeys;
     }
 
     /** SQLITE_LIMIT_* id to value for each limit_* setting given, by ascending id. */
@@ -420,6 +491,9 @@ public final class Config {
 
     @Override
     public String toString() {
-        return "Config[" + filename + ", " + given + "]";
+        Map<Setting, String> shown = new EnumMap<>(Setting.class);
+        shown.putAll(given);
+        shown.computeIfPresent(Setting.PASSWORD, (k, v) -> "***"); // a key stays out of logs and messages
+        return "Config[" + filename + ", " + shown + "]";
     }
 }

@@ -51,6 +51,58 @@ public interface PanliteConnection extends Connection {
     /** Stops telling {@code listener}; with no listener left, the SQLite hooks are removed. */
     void removeChangeListener(ChangeListener listener) throws SQLException;
 
+    /**
+     * Makes an aggregate window function callable from SQL as {@code name}: {@code factory}
+     * supplies one {@link SqlWindowFunction} per partition (sqlite3_create_window_function). Works
+     * with sliding frames ({@code ROWS BETWEEN 2 PRECEDING AND CURRENT ROW}) and as a plain aggregate.
+     *
+     * @param nArgs number of arguments, or -1 for any number (0..127)
+     */
+    void createWindowFunction(String name, int nArgs, boolean deterministic,
+            java.util.function.Supplier<? extends SqlWindowFunction> factory) throws SQLException;
+
+    /**
+     * Calls {@code handler} every {@code instructions} virtual machine instructions of this
+     * connection's statements (sqlite3_progress_handler); a non-zero answer interrupts the running
+     * statement. {@code null} (or {@code instructions <= 0}) removes it. One per connection.
+     */
+    void setProgressHandler(int instructions, ProgressHandler handler) throws SQLException;
+
+    /**
+     * The database {@code schema} ("main", "temp" or an attached name) as bytes: the image of its
+     * file (sqlite3_serialize), which {@link #deserialize} or any SQLite can open.
+     */
+    byte[] serialize(String schema) throws SQLException;
+
+    /**
+     * Replaces the database {@code schema} of this connection with an in-memory database holding
+     * {@code image} (sqlite3_deserialize; the bytes are copied, the array stays the caller's). It
+     * can be read and written; nothing is written back to a file.
+     */
+    void deserialize(String schema, byte[] image) throws SQLException;
+
+    /**
+     * Copies the database {@code schema} into {@code file} with SQLite's online backup, 100 pages
+     * per step, telling {@code progress} (may be null) after each step. An exception thrown by
+     * {@code progress} stops the copy and is thrown here.
+     */
+    void backup(String schema, java.nio.file.Path file, BackupProgress progress) throws SQLException;
+
+    /** The reverse of {@link #backup}: replaces the database {@code schema} with the content of {@code file}. */
+    void restore(String schema, java.nio.file.Path file, BackupProgress progress) throws SQLException;
+
+    /**
+     * Incremental I/O on one BLOB or TEXT value (sqlite3_blob_open): a {@link java.sql.Blob} whose
+     * streams and {@code getBytes}/{@code setBytes} read and write the database in chunks, without
+     * copying the whole value. Its size is fixed (write {@code zeroblob(N)} first to make room); an
+     * UPDATE of the row makes it fail with SQLITE_ABORT. {@code free()} closes it, as does closing
+     * the connection. The incumbent has nothing like it.
+     *
+     * @param writable false opens it read-only
+     */
+    java.sql.Blob openBlob(String schema, String table, String column, long rowid, boolean writable)
+            throws SQLException;
+
     /** How many statements SQLite holds prepared on this connection (cached ones included). */
     int preparedStatementCount() throws SQLException;
 }

@@ -19,7 +19,8 @@ import javax.sql.DataSource;
  * <p>Every property is a String holding the same text a URL parameter would (validated in one place,
  * {@link Config}, when a connection is opened); {@code null}, the initial value, means "not set here",
  * so the URL's value or the setting's default applies. A value set here overrides the URL's.
- * {@code user} and {@code password} are accepted and ignored, as SQLite has no users.
+ * {@code user} is accepted and ignored, as SQLite has no users; {@code password} is the key of an
+ * encrypted database (an empty one is none).
  *
  * <p>Each {@link #getConnection()} opens a new physical connection; put a pool in front of it.
  * Not thread-safe while being configured; safe to share once configured.
@@ -48,10 +49,18 @@ public class PanliteDataSource implements DataSource {
         return new Driver().connect(url, properties());
     }
 
-    /** The same as {@link #getConnection()}: SQLite has no users, so both are ignored. */
+    /** {@link #getConnection()}: SQLite has no users; a non-empty {@code password} is the encryption key. */
     @Override
     public Connection getConnection(String user, String password) throws SQLException {
-        return getConnection();
+        if (password == null || password.isEmpty()) {
+            return getConnection();
+        }
+        if (!Config.acceptsURL(url)) {
+            return getConnection(); // says what is wrong with the URL
+        }
+        Properties p = properties();
+        p.setProperty(Setting.PASSWORD.key(), password);
+        return new Driver().connect(url, p);
     }
 
     /** The settings set on this data source, keyed as in URLs ({@code journal_mode}). */
@@ -132,9 +141,6 @@ public class PanliteDataSource implements DataSource {
     public void setUser(String user) {
     }
 
-    /** Ignored (SQLite has no passwords); accepted because pools and frameworks set it. */
-    public void setPassword(String password) {
-    }
 
     // One pair per Setting, in Setting's order; DataSourceTest fails the build if one is missing.
 
@@ -566,6 +572,136 @@ public class PanliteDataSource implements DataSource {
     /** @see Setting#CACHE_TX_STATEMENTS */
     public void setCacheTxStatements(String value) {
         set(Setting.CACHE_TX_STATEMENTS, value);
+    }
+
+    /** @see Setting#INCREMENTAL_VACUUM */
+    public String getIncrementalVacuum() {
+        return get(Setting.INCREMENTAL_VACUUM);
+    }
+
+    /** @see Setting#INCREMENTAL_VACUUM */
+    public void setIncrementalVacuum(String value) {
+        set(Setting.INCREMENTAL_VACUUM, value);
+    }
+
+    /** @see Setting#LIMIT_PAGE_COUNT */
+    public String getLimitPageCount() {
+        return get(Setting.LIMIT_PAGE_COUNT);
+    }
+
+    /** @see Setting#LIMIT_PAGE_COUNT */
+    public void setLimitPageCount(String value) {
+        set(Setting.LIMIT_PAGE_COUNT, value);
+    }
+
+    /** @see Setting#COUNT_CHANGES */
+    public String getCountChanges() {
+        return get(Setting.COUNT_CHANGES);
+    }
+
+    /** @see Setting#COUNT_CHANGES */
+    public void setCountChanges(String value) {
+        set(Setting.COUNT_CHANGES, value);
+    }
+
+    /** @see Setting#DEFAULT_CACHE_SIZE */
+    public String getDefaultCacheSize() {
+        return get(Setting.DEFAULT_CACHE_SIZE);
+    }
+
+    /** @see Setting#DEFAULT_CACHE_SIZE */
+    public void setDefaultCacheSize(String value) {
+        set(Setting.DEFAULT_CACHE_SIZE, value);
+    }
+
+    /** @see Setting#EMPTY_RESULT_CALLBACKS */
+    public String getEmptyResultCallbacks() {
+        return get(Setting.EMPTY_RESULT_CALLBACKS);
+    }
+
+    /** @see Setting#EMPTY_RESULT_CALLBACKS */
+    public void setEmptyResultCallbacks(String value) {
+        set(Setting.EMPTY_RESULT_CALLBACKS, value);
+    }
+
+    /** @see Setting#FULL_COLUMN_NAMES */
+    public String getFullColumnNames() {
+        return get(Setting.FULL_COLUMN_NAMES);
+    }
+
+    /** @see Setting#FULL_COLUMN_NAMES */
+    public void setFullColumnNames(String value) {
+        set(Setting.FULL_COLUMN_NAMES, value);
+    }
+
+    /** @see Setting#SHORT_COLUMN_NAMES */
+    public String getShortColumnNames() {
+        return get(Setting.SHORT_COLUMN_NAMES);
+    }
+
+    /** @see Setting#SHORT_COLUMN_NAMES */
+    public void setShortColumnNames(String value) {
+        set(Setting.SHORT_COLUMN_NAMES, value);
+    }
+
+    /** @see Setting#LEGACY_FILE_FORMAT */
+    public String getLegacyFileFormat() {
+        return get(Setting.LEGACY_FILE_FORMAT);
+    }
+
+    /** @see Setting#LEGACY_FILE_FORMAT */
+    public void setLegacyFileFormat(String value) {
+        set(Setting.LEGACY_FILE_FORMAT, value);
+    }
+
+    /** @see Setting#TEMP_STORE_DIRECTORY */
+    public String getTempStoreDirectory() {
+        return get(Setting.TEMP_STORE_DIRECTORY);
+    }
+
+    /** @see Setting#TEMP_STORE_DIRECTORY */
+    public void setTempStoreDirectory(String value) {
+        set(Setting.TEMP_STORE_DIRECTORY, value);
+    }
+
+    /** The key of an encrypted database (@see Setting#PASSWORD); pools set it too: empty means none. */
+    public String getPassword() {
+        return get(Setting.PASSWORD);
+    }
+
+    /** The key of an encrypted database (@see Setting#PASSWORD); pools set it too: empty means none. */
+    public void setPassword(String value) {
+        set(Setting.PASSWORD, value);
+    }
+
+    /** @see Setting#HEXKEY_MODE */
+    public String getHexkeyMode() {
+        return get(Setting.HEXKEY_MODE);
+    }
+
+    /** @see Setting#HEXKEY_MODE */
+    public void setHexkeyMode(String value) {
+        set(Setting.HEXKEY_MODE, value);
+    }
+
+    /** @see Setting#JDBC_GET_GENERATED_KEYS */
+    public String getJdbcGetGeneratedKeys() {
+        return get(Setting.JDBC_GET_GENERATED_KEYS);
+    }
+
+    /** @see Setting#JDBC_GET_GENERATED_KEYS */
+    public void setJdbcGetGeneratedKeys(String value) {
+        set(Setting.JDBC_GET_GENERATED_KEYS, value);
+    }
+
+    /** @see Setting#JDBC_EXPLICIT_READONLY */
+    public String getJdbcExplicitReadonly() {
+        return get(Setting.JDBC_EXPLICIT_READONLY);
+    }
+
+    /** @see Setting#JDBC_EXPLICIT_READONLY */
+    public void setJdbcExplicitReadonly(String value) {
+        set(Setting.JDBC_EXPLICIT_READONLY, value);
     }
 
     /** @see Setting#LEAK_WARNING */

@@ -95,6 +95,33 @@ public enum Setting {
     USER_VERSION("user_version", Use.PRAGMA, Values.range(Integer.MIN_VALUE, Integer.MAX_VALUE),
             null, "Writes this 32-bit integer, free for the application's schema version, into the"
                     + " database header (PRAGMA user_version); needs a writable database."),
+    INCREMENTAL_VACUUM("incremental_vacuum", Use.PRAGMA, Values.range(0, Integer.MAX_VALUE), null,
+            "Frees up to this many pages from the free list at open (PRAGMA incremental_vacuum); 0 frees"
+                    + " them all. Only in auto_vacuum=INCREMENTAL databases."),
+    LIMIT_PAGE_COUNT("limit_page_count", Use.PRAGMA, Values.range(1, 4294967294L), null,
+            "The incumbent's name for max_page_count: most pages the database file may grow to"
+                    + " (PRAGMA max_page_count).", "max_page_count"),
+
+    // ---- The incumbent's deprecated PRAGMAs: applied where the loaded SQLite still has them (read
+    // back after setting), else accepted with one logged warning per configuration.
+    COUNT_CHANGES("count_changes", Use.LEGACY, Values.bool(), null,
+            "Deprecated PRAGMA count_changes: INSERT, UPDATE and DELETE return their row count as a"
+                    + " row, so they then have a result set."),
+    DEFAULT_CACHE_SIZE("default_cache_size", Use.LEGACY, Values.range(Integer.MIN_VALUE, Integer.MAX_VALUE), null,
+            "Deprecated PRAGMA default_cache_size: the page cache size stored in the database file;"
+                    + " prefer cache_size."),
+    EMPTY_RESULT_CALLBACKS("empty_result_callbacks", Use.LEGACY, Values.bool(), null,
+            "Deprecated PRAGMA empty_result_callbacks; no effect on this driver. Also accepted under the"
+                    + " incumbent's key empty_result_callback."),
+    FULL_COLUMN_NAMES("full_column_names", Use.LEGACY, Values.bool(), null,
+            "Deprecated PRAGMA full_column_names: result columns named TABLE.COLUMN."),
+    SHORT_COLUMN_NAMES("short_column_names", Use.LEGACY, Values.bool(), null,
+            "Deprecated PRAGMA short_column_names: result columns named COLUMN."),
+    LEGACY_FILE_FORMAT("legacy_file_format", Use.LEGACY, Values.bool(), null,
+            "PRAGMA legacy_file_format, a no-op that SQLite has removed: accepted with a warning."),
+    TEMP_STORE_DIRECTORY("temp_store_directory", Use.LEGACY, Values.text(), null,
+            "Deprecated PRAGMA temp_store_directory: the directory of temporary files (process-wide);"
+                    + " prefer the SQLITE_TMPDIR environment variable."),
 
     // ---- sqlite3_limit(db, SQLITE_LIMIT_*, value) after open; ids from sqlite3.h.
     LIMIT_LENGTH("limit_length", 0,
@@ -122,7 +149,24 @@ public enum Setting {
     LIMIT_WORKER_THREADS("limit_worker_threads", 11,
             "Most auxiliary threads one prepared statement may start (SQLITE_LIMIT_WORKER_THREADS)."),
 
+    // ---- Encryption: needs an SQLite with a codec (SQLCipher, SQLite3MultipleCiphers).
+    PASSWORD("password", Use.KEY, Values.text(), null,
+            "Key of an encrypted database, applied first (PRAGMA key, or hexkey as hexkey_mode says);"
+                    + " needs an SQLite build with encryption (panlite.sqlite.library), else the"
+                    + " connection fails. Empty: no key."),
+    HEXKEY_MODE("hexkey_mode", Use.KEY, Values.oneOf("NONE", "SSE", "SQLCIPHER"), "NONE",
+            "How password is read: NONE as a passphrase (PRAGMA key), SSE as hex for PRAGMA hexkey,"
+                    + " SQLCIPHER as hex for PRAGMA key = \"x'...'\"."),
+
     // ---- The driver's own behaviour.
+    JDBC_GET_GENERATED_KEYS("jdbc.get_generated_keys", Use.DRIVER, Values.bool(), "true",
+            "After an INSERT or REPLACE, getGeneratedKeys() returns the row id (sqlite3_last_insert_rowid,"
+                    + " no extra query) even without RETURN_GENERATED_KEYS; false returns keys only when"
+                    + " asked for."),
+    JDBC_EXPLICIT_READONLY("jdbc.explicit_readonly", Use.DRIVER, Values.bool(), "false",
+            "The incumbent's read-only transactions: setReadOnly(true) makes transactions read-only"
+                    + " (PRAGMA query_only, as Panlite always does), and the others begin IMMEDIATE"
+                    + " instead of DEFERRED."),
     TRANSACTION_MODE("transaction_mode", Use.DRIVER, Values.transactionMode(), "DEFERRED",
             "How transactions begin when auto-commit is off: BEGIN DEFERRED, IMMEDIATE (take the"
                     + " write lock at once) or EXCLUSIVE."),
@@ -146,7 +190,7 @@ public enum Setting {
                     + " closed by the garbage collector.");
 
     /** Who applies a setting. */
-    enum Use { OPEN, PRAGMA, LIMIT, DRIVER }
+    enum Use { OPEN, PRAGMA, LEGACY, LIMIT, KEY, DRIVER }
 
     private static final Map<String, Setting> BY_KEY = new HashMap<>();
 
@@ -154,6 +198,9 @@ public enum Setting {
         for (Setting s : values()) {
             BY_KEY.put(s.key, s);
         }
+        // spellings the incumbent accepts too
+        BY_KEY.put("empty_result_callback", EMPTY_RESULT_CALLBACKS);
+        BY_KEY.put("read_uncommited", READ_UNCOMMITTED);
     }
 
     private final String key;
@@ -162,9 +209,14 @@ public enum Setting {
     private final String defaultValue;
     private final String description;
     private final int limitId;
+    private final String pragmaName;
 
     Setting(String key, Use use, Values values, String defaultValue, String description) {
         this(key, use, values, defaultValue, description, -1);
+    }
+
+    Setting(String key, Use use, Values values, String defaultValue, String description, String pragmaName) {
+        this(key, use, values, defaultValue, description, -1, pragmaName);
     }
 
     Setting(String key, int limitId, String description) {
@@ -172,6 +224,12 @@ public enum Setting {
     }
 
     Setting(String key, Use use, Values values, String defaultValue, String description, int limitId) {
+        this(key, use, values, defaultValue, description, limitId, key);
+    }
+
+    Setting(String key, Use use, Values values, String defaultValue, String description, int limitId,
+            String pragmaName) {
+        this.pragmaName = pragmaName;
         this.key = key;
         this.use = use;
         this.values = values;
@@ -232,7 +290,12 @@ public enum Setting {
 
     /** The PRAGMA statement for a canonical value of a PRAGMA setting. */
     String pragma(String canonical) {
-        return "PRAGMA " + key + " = " + values.sql.apply(canonical);
+        return "PRAGMA " + pragmaName + " = " + values.sql.apply(canonical);
+    }
+
+    /** The PRAGMA that reads the setting back: no row when the loaded SQLite lacks it. */
+    String pragmaQuery() {
+        return "PRAGMA " + pragmaName;
     }
 
     /**
@@ -277,6 +340,12 @@ public enum Setting {
             } catch (NumberFormatException e) {
                 return null;
             }
+        }
+
+        /** Free text, as an SQL string literal (quotes doubled); no NUL. */
+        static Values text() {
+            return new Values(null, "text without NUL characters", raw -> raw.indexOf('\0') >= 0 ? null : raw,
+                    v -> "'" + v.replace("'", "''") + "'");
         }
 
         static Values pageSize() {

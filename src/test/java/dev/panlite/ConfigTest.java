@@ -162,11 +162,19 @@ class ConfigTest {
     }
 
     @Test
-    void userAndPasswordAreIgnored() throws SQLException {
-        Config c = Config.parse("jdbc:sqlite:a.db?user=sa&password=x", props("user", "sa", "password", "secret"));
+    void userIsIgnoredPasswordIsTheKey() throws SQLException {
+        Config c = Config.parse("jdbc:sqlite:a.db?user=sa&password=x", props("user", "sa", "password", "it's"));
         assertEquals("a.db", c.filename());
         assertEquals(List.of(), c.pragmas());
+        assertEquals("PRAGMA key = 'it''s'", c.keyPragma(), "Properties win; quotes doubled");
+        assertFalse(c.toString().contains("it's"), "the key stays out of messages: " + c);
         assertEquals("file:a.db", parse("jdbc:sqlite:file:a.db?user=sa").filename());
+        assertNull(parse("jdbc:sqlite:a.db?password=").keyPragma(), "an empty password (pools send one) is no key");
+        assertEquals("PRAGMA hexkey = 'A0ff'", parse("jdbc:sqlite:a.db?password=A0ff&hexkey_mode=sse").keyPragma());
+        assertEquals("PRAGMA key = \"x'A0ff'\"", parse("jdbc:sqlite:a.db?password=A0ff&hexkey_mode=SQLCIPHER").keyPragma());
+        SQLException notHex = assertThrows(SQLException.class,
+                () -> parse("jdbc:sqlite:a.db?password=x'--&hexkey_mode=SSE"));
+        assertTrue(notHex.getMessage().contains("hex digits"), notHex.getMessage());
     }
 
     @Test
@@ -191,8 +199,8 @@ class ConfigTest {
 
     @Test
     void unknownKeyInProperties() {
-        rejects("jdbc:sqlite:a.db", props("hexkey_mode", "SSE"), "HY092",
-                "hexkey_mode", "Properties", "journal_mode");
+        rejects("jdbc:sqlite:a.db", props("hexkey_mod", "SSE"), "HY092",
+                "hexkey_mod", "Properties", "did you mean hexkey_mode?", "journal_mode");
     }
 
     @Test
@@ -421,7 +429,7 @@ class ConfigTest {
     @Test
     void everySettingIsDescribedAndItsDefaultIsValid() {
         for (Setting s : Setting.values()) {
-            assertTrue(s.key().matches("[a-z_]+"), s.key());
+            assertTrue(s.key().matches("[a-z_.]+"), s.key());
             assertTrue(s.description() != null && s.description().length() > 20, s.key());
             assertEquals(s, Setting.byKey(s.key().toUpperCase()));
             if (s.defaultValue() != null) {

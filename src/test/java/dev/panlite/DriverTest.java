@@ -158,10 +158,10 @@ class DriverTest {
     }
 
     @Test
-    void userAndPasswordAreIgnored() throws SQLException {
+    void userIsIgnoredAndAnEmptyPasswordIsNoKey() throws SQLException {
         Properties p = new Properties();
         p.setProperty("user", "sa");
-        p.setProperty("password", "secret");
+        p.setProperty("password", "");
         try (Connection c = connect(TestDb.url(dir, "u.db", ""), p)) {
             roundTrip(c);
         }

@@ -31,6 +31,7 @@ public final class Database {
     private final StatementCache cache; // null when stmt_cache_size=0
     private final TxStatements tx;
     private long db;
+    private java.nio.file.Path resourceCopy; // jdbc:sqlite::resource: opens a temporary copy, deleted on close
     private volatile boolean closed;
     private volatile boolean closeWhenIdle; // close() was called inside a callback: done when the lock holder leaves
     private Stmt live; // every statement this connection prepared and has not finalized (Stmt.prevLive/nextLive)
@@ -59,8 +60,10 @@ public final class Database {
             throw new SQLNonTransientConnectionException(loadError, "08001");
         }
         int flags = config.openFlags() | Sqlite.OPEN_NOMUTEX | Sqlite.OPEN_EXRESCODE;
-        Scratch.Opened opened = Scratch.open(config.filename(), flags);
+        java.nio.file.Path resourceCopy = config.resource() != null ? ResourceDatabase.copy(config.resource()) : null;
+        Scratch.Opened opened = Scratch.open(resourceCopy != null ? resourceCopy.toString() : config.filename(), flags);
         if (opened.rc() != Sqlite.OK) {
+            ResourceDatabase.delete(resourceCopy);
             String message = opened.db() == 0 ? Sqlite.errstr(opened.rc()) : Sqlite.errmsg(opened.db());
             if (opened.db() != 0) {
                 Sqlite.closeV2(opened.db()); // SQLite hands out a handle even on failure; it must be closed
@@ -69,6 +72,7 @@ public final class Database {
                     ResultCodes.Phase.EXECUTE);
         }
         Database database = new Database(config, opened.db());
+        database.resourceCopy = resourceCopy;
         database.lock();
         try {
             database.configure();
@@ -82,6 +86,15 @@ public final class Database {
     }
 
     private void configure() throws SQLException {
+        if (config.keyPragma() != null) { // first: nothing may read the file before the key is set
+            if (!Sqlite.supportsEncryption()) {
+                throw new SQLNonTransientConnectionException("password: the loaded SQLite (" + Sqlite.libversion()
+                        + ", " + SqliteLibrary.loadedFrom() + ") cannot encrypt, and Panlite will not open the"
+                        + " database unencrypted. Load SQLCipher or SQLite3MultipleCiphers with -D"
+                        + SqliteLibrary.LIBRARY_PROPERTY + "=/path/to/library, or remove password.", "08001");
+            }
+            execute(config.keyPragma());
+        }
         Sqlite.busyTimeout(db, config.busyTimeoutMillis());
         if (config.loadExtensions() && Sqlite.enableLoadExtension(db, true) != Sqlite.OK) {
             throw ResultCodes.exception(Sqlite.ERROR, "enable_load_extension: this SQLite build cannot load extensions",
@@ -92,6 +105,29 @@ public final class Database {
         }
         for (String pragma : config.pragmas()) {
             execute(pragma);
+        }
+        for (Config.LegacyPragma legacy : config.legacyPragmas()) {
+            execute(legacy.set());
+            if (!returnsRow(legacy.query())) { // SQLite ignores a PRAGMA it does not know
+                SettingWarnings.once(config.toString(), legacy.key(), "Setting " + legacy.key() + " is accepted but"
+                        + " has no effect: SQLite " + Sqlite.libversion() + " no longer has PRAGMA " + legacy.key()
+                        + " (" + config + ")");
+            }
+        }
+    }
+
+    /** Whether the single statement {@code sql} yields at least one row. Lock held. */
+    private boolean returnsRow(String sql) throws SQLException {
+        assert isLockedByMe();
+        Stmt stmt = prepareNew(sql, false, 0);
+        try {
+            int rc = stmt.step();
+            if (rc != Sqlite.ROW && rc != Sqlite.DONE) {
+                throw error(rc, sql, ResultCodes.Phase.EXECUTE);
+            }
+            return rc == Sqlite.ROW;
+        } finally {
+            stmt.finalizeNow();
         }
     }
 
@@ -457,12 +493,98 @@ public final class Database {
      * schema {@code schema} into the file, or from it. Lock held.
      */
     public void backup(String schema, String file, boolean restore) throws SQLException {
+        backup(schema, file, restore, -1, null);
+    }
+
+    // ------------------------------------------------------------------ issue 13: images, backup, blobs
+
+    /** The connection's native scratch memory (blob I/O buffers). Lock held. */
+    Scratch scratch() {
         assert isLockedByMe();
-        Scratch.Copied copied = Scratch.backup(db, schema, file, restore, config.busyTimeoutMillis());
+        return scratch;
+    }
+
+    /** The sqlite3* of this open connection. Lock held, after a closed check. */
+    long handle() {
+        assert isLockedByMe();
+        return db;
+    }
+
+    /**
+     * Online backup of {@code schema} to {@code file} (or, with {@code restore}, from it), in steps of
+     * {@code pagesPerStep} pages, telling {@code progress} after each. Lock held.
+     */
+    public void backup(String schema, String file, boolean restore, int pagesPerStep, Scratch.Progress progress)
+            throws SQLException {
+        assert isLockedByMe();
+        if (restore) {
+            refuseInCallback("restore");
+        }
+        Scratch.Copied copied = Scratch.backup(db, schema, file, restore, config.busyTimeoutMillis(), pagesPerStep,
+                progress);
         if (copied.rc() != Sqlite.OK) {
             throw ResultCodes.exception(copied.rc(), copied.message() + " (" + (restore ? "restore from '" : "backup to '")
                     + file + "')", null, ResultCodes.Phase.EXECUTE);
         }
+    }
+
+    /** sqlite3_serialize: the bytes of {@code schema}. Lock held. */
+    public byte[] serialize(String schema) throws SQLException {
+        assert isLockedByMe();
+        byte[] image = Scratch.serialize(db, schema);
+        if (image == null) {
+            throw ResultCodes.exception(Sqlite.ERROR, "Cannot serialize schema '" + schema
+                    + "': no such database, or out of memory", null, ResultCodes.Phase.EXECUTE);
+        }
+        return image;
+    }
+
+    /** sqlite3_deserialize: {@code schema} becomes an in-memory database holding {@code image}. Lock held. */
+    public void deserialize(String schema, byte[] image) throws SQLException {
+        assert isLockedByMe();
+        refuseInCallback("deserialize");
+        int rc = Scratch.deserialize(db, schema, image);
+        if (rc != Sqlite.OK) {
+            throw error(rc, null, ResultCodes.Phase.EXECUTE);
+        }
+    }
+
+    /** Replacing a database under a running statement (from one of its callbacks) is refused. Lock held. */
+    private void refuseInCallback(String what) throws SQLException {
+        if (inCallback()) {
+            throw ResultCodes.exception(Sqlite.MISUSE, what + " cannot run inside a callback of this connection:"
+                    + " it would replace the database the running statement reads", null, ResultCodes.Phase.EXECUTE);
+        }
+    }
+
+    private BlobHandle openBlobs; // closed with the connection: SQLite cannot close with blobs open
+
+    /** Opens incremental I/O on one value. Lock held. */
+    public BlobHandle openBlob(String schema, String table, String column, long rowid, boolean writable)
+            throws SQLException {
+        assert isLockedByMe();
+        BlobHandle blob = BlobHandle.open(this, schema, table, column, rowid, writable);
+        blob.next = openBlobs;
+        if (openBlobs != null) {
+            openBlobs.prev = blob;
+        }
+        openBlobs = blob;
+        return blob;
+    }
+
+    /** Lock held. */
+    void untrack(BlobHandle blob) {
+        assert isLockedByMe();
+        if (blob.prev != null) {
+            blob.prev.next = blob.next;
+        } else if (openBlobs == blob) {
+            openBlobs = blob.next;
+        }
+        if (blob.next != null) {
+            blob.next.prev = blob.prev;
+        }
+        blob.next = null;
+        blob.prev = null;
     }
 
     /** Registers a Java aggregate function callable from SQL on this connection. Lock held. */
@@ -487,6 +609,27 @@ public final class Database {
 
     /** Registers a collation (a Java comparator of texts) on this connection. Lock held. */
     public void createCollation(String name, java.util.Comparator<String> order) throws SQLException {
+        createCollationChecked(name, order);
+    }
+
+    /** Registers an aggregate window function (step, inverse, value, finish). Lock held. */
+    public void createWindowFunction(String name, int nArgs, boolean deterministic,
+            java.util.function.Supplier<? extends dev.panlite.ffi.WindowFunctions.Accumulator> factory)
+            throws SQLException {
+        assert isLockedByMe();
+        int rc = scratch.createWindowFunction(db, name, nArgs, deterministic, factory);
+        if (rc != Sqlite.OK) {
+            throw error(rc, null, ResultCodes.Phase.EXECUTE);
+        }
+    }
+
+    /** Installs (null: removes) the progress handler, run every {@code instructions} VM steps. Lock held. */
+    public void setProgressHandler(int instructions, dev.panlite.ffi.ProgressHandlers.Handler handler) {
+        assert isLockedByMe();
+        scratch.setProgressHandler(db, instructions, handler);
+    }
+
+    private void createCollationChecked(String name, java.util.Comparator<String> order) throws SQLException {
         assert isLockedByMe();
         int rc = scratch.createCollation(db, name, order);
         if (rc != Sqlite.OK) {
@@ -590,6 +733,9 @@ public final class Database {
             synchronized (interruptGuard) {
                 closed = true;
             }
+            while (openBlobs != null) {
+                openBlobs.closeLocked();
+            }
             tx.close();
             if (cache != null) {
                 for (Stmt s : cache.drain()) {
@@ -603,6 +749,7 @@ public final class Database {
             db = 0;
             scratch.close();
             Reclaimer.closed();
+            ResourceDatabase.delete(resourceCopy);
         } finally {
             lock.unlock();
         }

@@ -1,40 +1,50 @@
 package dev.panlite.engine;
 
-import java.lang.ref.Cleaner;
+import java.lang.ref.PhantomReference;
+import java.lang.ref.Reference;
+import java.lang.ref.ReferenceQueue;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Closes connections that became unreachable without {@code close()}: a {@link Cleaner} action per
- * connection that rolls back, finalizes and closes its {@link Database} (which takes the lock, so it
- * never touches a handle another thread is using; an unreachable connection has no such thread).
+ * Closes connections that became unreachable without {@code close()}: rolled back, finalized,
+ * {@code sqlite3_close_v2}. {@link Database#close()} takes the connection's lock, so reclaiming
+ * never touches a handle another thread is using (and an unreachable connection has no such thread).
  *
  * <p>A leaked connection costs the Java heap a few hundred bytes but SQLite tens of kilobytes (page
  * cache, schema), so the heap alone would not trigger a collection before native memory piles up.
  * As the JDK does for direct buffers, the count of connections not yet closed is watched: when it
- * doubles past the last mark (from {@link #FIRST_MARK} on) a collection is requested, which lets the
- * cleaner close the leaked ones. An application that really keeps N connections open pays for
- * about log2(N / 64) collections in all.
+ * reaches the mark (from {@link #FIRST_MARK} on, then twice what is still open after reclaiming) a
+ * collection is requested and what it found is closed right there, on the opening thread. An
+ * application that really keeps N connections open pays for about log2(N / 32) collections in all.
+ * A daemon thread reclaims what collections find at any other time.
  */
 public final class Reclaimer {
-    static final int FIRST_MARK = 64;
+    static final int FIRST_MARK = 32;
 
-    private static final Cleaner CLEANER = Cleaner.create(r -> {
-        Thread t = new Thread(r, "panlite-reclaimer");
-        t.setDaemon(true);
-        return t;
-    });
+    private static final ReferenceQueue<Object> QUEUE = new ReferenceQueue<>();
+    private static final Set<Watch> WATCHED = ConcurrentHashMap.newKeySet(); // a reference must stay reachable
     private static final AtomicInteger OPEN = new AtomicInteger();
     private static volatile int mark = FIRST_MARK;
+
+    static {
+        Thread reclaimer = new Thread(Reclaimer::reclaimForever, "panlite-reclaimer");
+        reclaimer.setDaemon(true);
+        reclaimer.start();
+    }
 
     private Reclaimer() {}
 
     /**
-     * Watches {@code owner} (the JDBC connection): once it is unreachable, {@code db} is closed. The
-     * returned Cleanable closes {@code db} too; call it from the owner's close. With
-     * {@code warn}, the leak is logged with the stack of this call.
+     * Watches {@code owner} (the JDBC connection): once it is unreachable, {@code db} is closed. Call
+     * {@link Watch#closed()} when the owner closes. With {@code warn}, a leak is logged with the
+     * stack of this call.
      */
-    public static Cleaner.Cleanable watch(Object owner, Database db, boolean warn) {
-        return CLEANER.register(owner, new Reclaim(db, warn ? new Throwable("opened here") : null));
+    public static Watch watch(Object owner, Database db, boolean warn) {
+        Watch w = new Watch(owner, db, warn ? new Throwable("opened here") : null);
+        WATCHED.add(w);
+        return w;
     }
 
     /** How many connections are open now (opened and not yet closed, by anyone). */
@@ -42,11 +52,45 @@ public final class Reclaimer {
         return OPEN.get();
     }
 
+    /** One connection's watch: a phantom reference to its JDBC object, never to anything that keeps it reachable. */
+    public static final class Watch extends PhantomReference<Object> {
+        private final Database db;
+        private final Throwable openedAt;
+
+        private Watch(Object owner, Database db, Throwable openedAt) {
+            super(owner, QUEUE);
+            this.db = db;
+            this.openedAt = openedAt;
+        }
+
+        /** The owner closed the connection: nothing will leak. */
+        public void closed() {
+            WATCHED.remove(this);
+            clear();
+        }
+
+        private void reclaim() {
+            if (!WATCHED.remove(this) || db.isClosed()) {
+                return; // closed by its owner, or already reclaimed by the other thread
+            }
+            if (openedAt != null) {
+                System.getLogger(Reclaimer.class.getName()).log(System.Logger.Level.WARNING,
+                        "A Panlite connection to '" + db.config().filename() + "' was never closed; the garbage "
+                                + "collector closed it (its open transaction rolled back). It was opened here:",
+                        openedAt);
+            }
+            db.close();
+        }
+    }
+
+    /** Called as a connection opens: reclaims what collections found, and asks for one at the mark. */
     static void opened() {
+        drain(0);
         int open = OPEN.incrementAndGet();
         if (open >= mark) {
-            mark = open * 2;
-            System.gc(); // leaked connections, if any, become unreachable garbage the cleaner can close
+            System.gc(); // leaked connections, if any, become enqueued references
+            drain(5); // the reference handler enqueues them right after the collection
+            mark = Math.max(FIRST_MARK, OPEN.get() * 2);
         }
     }
 
@@ -58,20 +102,28 @@ public final class Reclaimer {
         }
     }
 
-    /** The cleaning action: references the Database, never the JDBC connection (that would keep it reachable). */
-    private record Reclaim(Database db, Throwable openedAt) implements Runnable {
-        @Override
-        public void run() {
-            if (db.isClosed()) {
-                return; // closed by its owner: nothing leaked
+    /** Reclaims every enqueued connection; waits up to {@code waitMillis} for each next one (0: only what is there). */
+    private static void drain(long waitMillis) {
+        try {
+            Reference<?> r;
+            while ((r = waitMillis > 0 ? QUEUE.remove(waitMillis) : QUEUE.poll()) != null) {
+                ((Watch) r).reclaim();
             }
-            if (openedAt != null) {
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // the caller's interrupt stays visible; the daemon reclaims the rest
+        }
+    }
+
+    private static void reclaimForever() {
+        while (true) {
+            try {
+                ((Watch) QUEUE.remove()).reclaim();
+            } catch (InterruptedException e) {
+                return; // only at JVM shutdown: a daemon nobody else interrupts
+            } catch (RuntimeException | Error e) { // never let one bad close stop reclaiming the others
                 System.getLogger(Reclaimer.class.getName()).log(System.Logger.Level.WARNING,
-                        "A Panlite connection to '" + db.config().filename() + "' was never closed; the garbage "
-                                + "collector closed it (its open transaction rolled back). It was opened here:",
-                        openedAt);
+                        "Panlite could not close a leaked connection", e);
             }
-            db.close();
         }
     }
 }

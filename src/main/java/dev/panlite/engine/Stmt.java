@@ -22,6 +22,7 @@ public final class Stmt {
     long handle;
     private int columnCount;
     private byte changesRows; // 0 not yet known, 1 yes, -1 no: see changesRows()
+    private byte insertsRows; // 0 not yet known, 1 yes, -1 no: see insertsRows()
     private int parameterCount = -1; // asked of SQLite on first use: plain Statement.execute never needs it
     private Bindings bindings; // parameter values recorded in Java, bound at flushBindings; made on first use
     private BatchRows batch; // rows of a PreparedStatement batch; kept with the statement like its bindings
@@ -82,6 +83,14 @@ public final class Stmt {
             changesRows = (byte) (SqlText.modifiesRows(sql) ? 1 : -1);
         }
         return changesRows > 0;
+    }
+
+    /** True for INSERT and REPLACE (also behind WITH): the statements that generate keys. Decided once. */
+    public boolean insertsRows() {
+        if (insertsRows == 0) {
+            insertsRows = (byte) (SqlText.isInsert(sql) ? 1 : -1);
+        }
+        return insertsRows > 0;
     }
 
     public int parameterCount() {

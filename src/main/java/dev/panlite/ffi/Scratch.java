@@ -29,6 +29,7 @@ public final class Scratch implements AutoCloseable {
     private final MemorySegment helperOutTail = arena.allocate(JAVA_INT);
     private long preparedStmt;
     private int tailOffset;
+    private MemorySegment ioBuffer; // blob reads and writes, made on first use
 
     /** The result of {@link #open}: SQLite's code and the handle (which must be closed even on error). */
     public record Opened(int rc, long db) {}
@@ -124,6 +125,20 @@ public final class Scratch implements AutoCloseable {
         return SqlFunctions.registerAggregate(arena, callbacks, db, name, nArgs, deterministic, factory);
     }
 
+    /** Registers a window function on {@code db}; its four upcall stubs live in this connection's memory. */
+    public int createWindowFunction(long db, String name, int nArgs, boolean deterministic,
+            java.util.function.Supplier<? extends WindowFunctions.Accumulator> factory) {
+        return WindowFunctions.register(arena, callbacks, db, name, nArgs, deterministic, factory);
+    }
+
+    /**
+     * Installs (or, with null, removes) the progress handler of {@code db}; a replaced handler's
+     * stub stays allocated until the connection closes (SQLite may be inside it right now).
+     */
+    public void setProgressHandler(long db, int instructions, ProgressHandlers.Handler handler) {
+        ProgressHandlers.install(arena, callbacks, db, instructions, handler);
+    }
+
     /** Installs SQLite's update/commit/rollback hooks on {@code db}, reporting to {@code receiver}. */
     public void installHooks(long db, ChangeHooks.Receiver receiver) {
         ChangeHooks.install(arena, callbacks, db, receiver);
@@ -147,7 +162,19 @@ public final class Scratch implements AutoCloseable {
      * {@code restore}, the file into the schema) with SQLite's online backup, all pages in one step;
      * retries while the source is busy, up to {@code busyMillis}.
      */
-    public static Copied backup(long db, String schema, String file, boolean restore, int busyMillis) {
+    /** Told after each backup step: pages still to copy, pages in all. May throw to stop the copy. */
+    @FunctionalInterface
+    public interface Progress {
+        void report(int remaining, int pageCount);
+    }
+
+    /**
+     * {@link #backup(long, String, String, boolean, int)} in steps of {@code pagesPerStep} pages (-1:
+     * all in one), telling {@code progress} (may be null) after each. Another connection may use the
+     * source between steps; SQLite restarts the copy if it writes to it.
+     */
+    public static Copied backup(long db, String schema, String file, boolean restore, int busyMillis,
+            int pagesPerStep, Progress progress) {
         int flags = restore ? Sqlite.OPEN_READONLY : Sqlite.OPEN_READWRITE | Sqlite.OPEN_CREATE;
         Opened other = open(file, flags | Sqlite.OPEN_NOMUTEX | Sqlite.OPEN_EXRESCODE);
         try (Arena call = Arena.ofConfined()) {
@@ -164,16 +191,31 @@ public final class Scratch implements AutoCloseable {
             }
             int rc;
             long deadline = System.nanoTime() + busyMillis * 1_000_000L;
-            while ((rc = Sqlite.backupStep(backup, -1)) == Sqlite.BUSY || (rc & 0xff) == Sqlite.LOCKED) {
-                if (System.nanoTime() > deadline) {
-                    break;
+            try {
+                while (true) {
+                    rc = Sqlite.backupStep(backup, pagesPerStep);
+                    if (rc == Sqlite.OK) { // more to copy
+                        if (progress != null) {
+                            progress.report(Sqlite.backupRemaining(backup), Sqlite.backupPagecount(backup));
+                        }
+                        continue;
+                    }
+                    if ((rc != Sqlite.BUSY && (rc & 0xff) != Sqlite.LOCKED) || System.nanoTime() > deadline) {
+                        break;
+                    }
+                    try {
+                        Thread.sleep(20);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        break;
+                    }
                 }
-                try {
-                    Thread.sleep(20);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    break;
+                if (rc == Sqlite.DONE && progress != null) {
+                    progress.report(0, Sqlite.backupPagecount(backup));
                 }
+            } catch (RuntimeException stoppedByProgress) {
+                Sqlite.backupFinish(backup);
+                throw stoppedByProgress;
             }
             int finish = Sqlite.backupFinish(backup);
             if (rc != Sqlite.DONE) {
@@ -185,6 +227,83 @@ public final class Scratch implements AutoCloseable {
                 Sqlite.closeV2(other.db());
             }
         }
+    }
+
+    // ------------------------------------------------------------------ serialize (issue 13)
+
+    /** The bytes of schema {@code schema} of {@code db} (sqlite3_serialize), or null when SQLite gives none. */
+    public static byte[] serialize(long db, String schema) {
+        try (Arena call = Arena.ofConfined()) {
+            MemorySegment size = call.allocate(java.lang.foreign.ValueLayout.JAVA_LONG);
+            MemorySegment image = Sqlite.serialize(db, call.allocateFrom(schema, StandardCharsets.UTF_8), size);
+            if (image.address() == 0) {
+                return null;
+            }
+            try {
+                long n = size.get(java.lang.foreign.ValueLayout.JAVA_LONG, 0);
+                return image.reinterpret(n).toArray(JAVA_BYTE);
+            } finally {
+                Sqlite.free(image); // SQLite made a copy for us: ours to free
+            }
+        }
+    }
+
+    /**
+     * Replaces schema {@code schema} of {@code db} with {@code image} (sqlite3_deserialize). The image
+     * is copied into memory from sqlite3_malloc64, which SQLite owns from then on (FREEONCLOSE), also
+     * when it fails. Returns SQLite's code.
+     */
+    public static int deserialize(long db, String schema, byte[] image) {
+        try (Arena call = Arena.ofConfined()) {
+            MemorySegment data = Sqlite.malloc64(Math.max(1, image.length));
+            if (data.address() == 0) {
+                return Sqlite.NOMEM;
+            }
+            MemorySegment.copy(image, 0, data.reinterpret(image.length), JAVA_BYTE, 0, image.length);
+            return Sqlite.deserialize(db, call.allocateFrom(schema, StandardCharsets.UTF_8), data, image.length,
+                    image.length, Sqlite.DESERIALIZE_FREEONCLOSE | Sqlite.DESERIALIZE_RESIZEABLE);
+        }
+    }
+
+    // ------------------------------------------------------------------ incremental blob I/O (issue 13)
+
+    /** The result of {@link #blobOpen}: SQLite's code and the handle (0 on failure). */
+    public record OpenedBlob(int rc, long blob) {}
+
+    /** sqlite3_blob_open on {@code schema.table.column} of row {@code rowid}. */
+    public static OpenedBlob blobOpen(long db, String schema, String table, String column, long rowid, boolean writable) {
+        try (Arena call = Arena.ofConfined()) {
+            MemorySegment out = call.allocate(ADDRESS);
+            int rc = Sqlite.blobOpen(db, call.allocateFrom(schema, StandardCharsets.UTF_8),
+                    call.allocateFrom(table, StandardCharsets.UTF_8), call.allocateFrom(column, StandardCharsets.UTF_8),
+                    rowid, writable ? 1 : 0, out);
+            return new OpenedBlob(rc, out.get(ADDRESS, 0).address());
+        }
+    }
+
+    /** Reads {@code length} bytes at {@code offset} of the blob into {@code into[at..]} through this buffer. */
+    public int blobRead(long blob, int offset, byte[] into, int at, int length) {
+        MemorySegment buffer = ioBuffer(length);
+        int rc = Sqlite.blobRead(blob, buffer, length, offset);
+        if (rc == Sqlite.OK) {
+            MemorySegment.copy(buffer, JAVA_BYTE, 0, into, at, length);
+        }
+        return rc;
+    }
+
+    /** Writes {@code from[at..at+length)} at {@code offset} of the blob through this buffer. */
+    public int blobWrite(long blob, int offset, byte[] from, int at, int length) {
+        MemorySegment buffer = ioBuffer(length);
+        MemorySegment.copy(from, at, buffer, JAVA_BYTE, 0, length);
+        return Sqlite.blobWrite(blob, buffer, length, offset);
+    }
+
+    /** A buffer of at least {@code bytes} for blob I/O; grows, is not reallocated per call. */
+    private MemorySegment ioBuffer(int bytes) {
+        if (ioBuffer == null || ioBuffer.byteSize() < bytes) {
+            ioBuffer = arena.allocate(Math.max(bytes, ioBuffer == null ? 8192 : ioBuffer.byteSize() * 2));
+        }
+        return ioBuffer;
     }
 
     /** What sqlite3_table_column_metadata says of one column. */

@@ -159,7 +159,7 @@ public final class SqlFunctions {
         }
     }
 
-    private static Object[] arguments(int argc, MemorySegment argv) {
+    static Object[] arguments(int argc, MemorySegment argv) {
         Object[] args = new Object[argc];
         MemorySegment values = argv.reinterpret(argc * ADDRESS.byteSize());
         for (int i = 0; i < argc; i++) {
@@ -169,7 +169,7 @@ public final class SqlFunctions {
     }
 
     /** Hands SQLite a Java value as the function's result, by its type. */
-    private static void setResult(MemorySegment context, Object value) {
+    static void setResult(MemorySegment context, Object value) {
         switch (value) {
             case null -> Sqlite.resultNull(context);
             case Long l -> Sqlite.resultLong(context, l);
@@ -192,7 +192,7 @@ public final class SqlFunctions {
      * Nothing may be thrown back into C (the JVM would stop): a failure, Errors included, becomes
      * the statement's error. This method never throws.
      */
-    private static void reportError(MemorySegment context, Object failure) {
+    static void reportError(MemorySegment context, Object failure) {
         try {
             String message = failure instanceof Throwable t
                     ? (t.getMessage() != null ? t.getClass().getSimpleName() + ": " + t.getMessage() : t.toString())

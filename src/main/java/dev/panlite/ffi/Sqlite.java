@@ -217,6 +217,14 @@ public final class Sqlite {
         return lookup.find(name).map(address -> LINKER.downcallHandle(address, descriptor, options)).orElse(null);
     }
 
+    /**
+     * Whether the loaded library can encrypt: SQLCipher and SQLite3MultipleCiphers export
+     * sqlite3_key (a plain SQLite ignores PRAGMA key silently, which must never pass for encryption).
+     */
+    public static boolean supportsEncryption() {
+        return SqliteLibrary.lookup() != null && SqliteLibrary.lookup().find("sqlite3_key").isPresent();
+    }
+
     /** Every bound C function and its descriptor, for the binding test. */
     static Map<String, FunctionDescriptor> descriptors() {
         return Collections.unmodifiableMap(BOUND);
@@ -794,6 +802,149 @@ public final class Sqlite {
     static void resultError(MemorySegment context, byte[] utf8Message) {
         try {
             RESULT_ERROR.invokeExact(context, MemorySegment.ofArray(utf8Message), utf8Message.length);
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    // ================================================================== issue 13 (compat): serialize,
+    // backup progress, incremental blob I/O. Kept in one block: other work adds bindings above.
+    // None is critical: serialize, deserialize, backup and blob calls do I/O or take locks.
+
+    public static final int DESERIALIZE_FREEONCLOSE = 1; // SQLite frees the buffer (sqlite3_malloc'd) itself
+    public static final int DESERIALIZE_RESIZEABLE = 2;
+
+    private static final MethodHandle SERIALIZE = bind("sqlite3_serialize",
+            FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS, ADDRESS, JAVA_INT));
+    private static final MethodHandle DESERIALIZE = bind("sqlite3_deserialize",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, JAVA_LONG, JAVA_LONG, JAVA_INT));
+    private static final MethodHandle MALLOC64 = bind("sqlite3_malloc64", FunctionDescriptor.of(ADDRESS, JAVA_LONG));
+    private static final MethodHandle FREE = bind("sqlite3_free", FunctionDescriptor.ofVoid(ADDRESS));
+    private static final MethodHandle BACKUP_REMAINING = bind("sqlite3_backup_remaining",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS));
+    private static final MethodHandle BACKUP_PAGECOUNT = bind("sqlite3_backup_pagecount",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS));
+    private static final MethodHandle BLOB_OPEN = bind("sqlite3_blob_open",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS, JAVA_LONG, JAVA_INT, ADDRESS));
+    private static final MethodHandle BLOB_READ = bind("sqlite3_blob_read",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, JAVA_INT));
+    private static final MethodHandle BLOB_WRITE = bind("sqlite3_blob_write",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, JAVA_INT));
+    private static final MethodHandle BLOB_BYTES = bind("sqlite3_blob_bytes", FunctionDescriptor.of(JAVA_INT, ADDRESS));
+    private static final MethodHandle BLOB_CLOSE = bind("sqlite3_blob_close", FunctionDescriptor.of(JAVA_INT, ADDRESS));
+
+    /** The bytes of schema {@code schema} (a copy SQLite allocated: free it with {@link #free}); NULL on failure. */
+    static MemorySegment serialize(long db, MemorySegment schema, MemorySegment outSize) {
+        try {
+            return (MemorySegment) SERIALIZE.invokeExact(ptr(db), schema, outSize, 0);
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    /** Replaces schema {@code schema} with the image in {@code data}; with FREEONCLOSE SQLite owns it, even on failure. */
+    static int deserialize(long db, MemorySegment schema, MemorySegment data, long size, long capacity, int flags) {
+        try {
+            return (int) DESERIALIZE.invokeExact(ptr(db), schema, data, size, capacity, flags);
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    static MemorySegment malloc64(long bytes) {
+        try {
+            return (MemorySegment) MALLOC64.invokeExact(bytes);
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    static void free(MemorySegment p) {
+        try {
+            FREE.invokeExact(p);
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    static int backupRemaining(long backup) {
+        try {
+            return (int) BACKUP_REMAINING.invokeExact(ptr(backup));
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    static int backupPagecount(long backup) {
+        try {
+            return (int) BACKUP_PAGECOUNT.invokeExact(ptr(backup));
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    static int blobOpen(long db, MemorySegment schema, MemorySegment table, MemorySegment column, long rowid,
+            int writable, MemorySegment outBlob) {
+        try {
+            return (int) BLOB_OPEN.invokeExact(ptr(db), schema, table, column, rowid, writable, outBlob);
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    static int blobRead(long blob, MemorySegment into, int n, int offset) {
+        try {
+            return (int) BLOB_READ.invokeExact(ptr(blob), into, n, offset);
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    static int blobWrite(long blob, MemorySegment from, int n, int offset) {
+        try {
+            return (int) BLOB_WRITE.invokeExact(ptr(blob), from, n, offset);
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    public static int blobBytes(long blob) {
+        try {
+            return (int) BLOB_BYTES.invokeExact(ptr(blob));
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    public static int blobClose(long blob) {
+        try {
+            return (int) BLOB_CLOSE.invokeExact(ptr(blob));
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    // --- issue 13: window functions and the progress handler (registration; the callbacks are upcalls)
+    private static final MethodHandle CREATE_WINDOW_FUNCTION = bind("sqlite3_create_window_function",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS,
+                    ADDRESS, ADDRESS));
+    private static final MethodHandle PROGRESS_HANDLER = bind("sqlite3_progress_handler",
+            FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT, ADDRESS, ADDRESS));
+
+    static int createWindowFunction(long db, MemorySegment name, int nArgs, int flags, MemorySegment xStep,
+            MemorySegment xFinal, MemorySegment xValue, MemorySegment xInverse) {
+        try {
+            return (int) CREATE_WINDOW_FUNCTION.invokeExact(ptr(db), name, nArgs, flags, MemorySegment.NULL, xStep,
+                    xFinal, xValue, xInverse, MemorySegment.NULL);
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    /** Calls {@code handler} every {@code instructions} VM steps; NULL (or 0 steps) removes it. */
+    static void progressHandler(long db, int instructions, MemorySegment handler) {
+        try {
+            PROGRESS_HANDLER.invokeExact(ptr(db), instructions, handler, MemorySegment.NULL);
         } catch (Throwable t) {
             throw fail(t);
         }

@@ -84,6 +84,9 @@ abstract class AbstractResultSet implements ResultSet {
     /** Frees what the rows come from. Called between enter and exit, once. */
     abstract void release() throws SQLException;
 
+    /** Before the first {@link #next()}: whether it is already known that there is no row. */
+    abstract boolean emptyBeforeFirst();
+
     abstract int columnCount();
 
     abstract String columnLabel(int column);
@@ -940,7 +943,8 @@ abstract class AbstractResultSet implements ResultSet {
     @Override
     public boolean isBeforeFirst() throws SQLException {
         checkOpen();
-        return row == 0 && !afterLast;
+        // JDBC: false when the result set has no rows
+        return row == 0 && !afterLast && !emptyBeforeFirst();
     }
 
     @Override
@@ -981,8 +985,8 @@ abstract class AbstractResultSet implements ResultSet {
     @Override
     public void setFetchDirection(int direction) throws SQLException {
         checkOpen();
-        if (direction != FETCH_FORWARD) {
-            throw Errors.notSupported("Fetch directions other than FETCH_FORWARD");
+        if (direction != FETCH_FORWARD) { // JDBC: a TYPE_FORWARD_ONLY result set refuses the others
+            throw Errors.notSupported("Fetch directions other than FETCH_FORWARD on a forward-only result set");
         }
     }
 

@@ -43,7 +43,7 @@ public final class JdbcConnection implements PanliteConnection {
     private String schema = "main";
     private final Properties clientInfo = new Properties();
     private JdbcDatabaseMetaData metaData;
-    private final java.lang.ref.Cleaner.Cleanable reclaim; // closes db if this object is dropped unclosed
+    private final dev.panlite.engine.Reclaimer.Watch reclaim; // closes db if this object is dropped unclosed
 
     public JdbcConnection(Database db) {
         this.db = db;
@@ -456,7 +456,7 @@ public final class JdbcConnection implements PanliteConnection {
             db.unlock();
         }
         if (db.isClosed()) {
-            reclaim.clean(); // nothing left to reclaim: drop the registration now
+            reclaim.closed(); // nothing left to reclaim
         }
     }
 
@@ -775,6 +775,119 @@ public final class JdbcConnection implements PanliteConnection {
                 l.rolledBack();
             }
         }
+    }
+
+    @Override
+    public void createWindowFunction(String name, int nArgs, boolean deterministic,
+            java.util.function.Supplier<? extends dev.panlite.SqlWindowFunction> factory) throws SQLException {
+        checkFunction(name, nArgs, factory);
+        lockOpen();
+        try {
+            db.createWindowFunction(name, nArgs, deterministic, () -> {
+                dev.panlite.SqlWindowFunction f = factory.get();
+                return new dev.panlite.ffi.WindowFunctions.Accumulator() {
+                    @Override
+                    public void step(Object[] args) throws Exception {
+                        f.step(args);
+                    }
+
+                    @Override
+                    public void inverse(Object[] args) throws Exception {
+                        f.inverse(args);
+                    }
+
+                    @Override
+                    public Object value() throws Exception {
+                        return f.value();
+                    }
+
+                    @Override
+                    public Object finish() throws Exception {
+                        return f.finish();
+                    }
+                };
+            });
+        } finally {
+            unlock();
+        }
+    }
+
+    @Override
+    public void setProgressHandler(int instructions, dev.panlite.ProgressHandler handler) throws SQLException {
+        lockOpen();
+        try {
+            db.setProgressHandler(instructions, handler == null ? null : handler::progress);
+        } finally {
+            unlock();
+        }
+    }
+
+    @Override
+    public byte[] serialize(String schema) throws SQLException {
+        lockOpen();
+        try {
+            return db.serialize(schemaName(schema));
+        } finally {
+            unlock();
+        }
+    }
+
+    @Override
+    public void deserialize(String schema, byte[] image) throws SQLException {
+        if (image == null) {
+            throw Errors.badArgument("deserialize needs the bytes of a database");
+        }
+        lockOpen();
+        try {
+            db.deserialize(schemaName(schema), image);
+        } finally {
+            unlock();
+        }
+    }
+
+    @Override
+    public void backup(String schema, java.nio.file.Path file, dev.panlite.BackupProgress progress) throws SQLException {
+        copy(schema, file, false, progress);
+    }
+
+    @Override
+    public void restore(String schema, java.nio.file.Path file, dev.panlite.BackupProgress progress) throws SQLException {
+        copy(schema, file, true, progress);
+    }
+
+    /** Pages per backup step when a progress callback watches: small enough to report, large enough to be quick. */
+    private static final int BACKUP_PAGES_PER_STEP = 100;
+
+    private void copy(String schema, java.nio.file.Path file, boolean restore, dev.panlite.BackupProgress progress)
+            throws SQLException {
+        if (file == null) {
+            throw Errors.badArgument("backup and restore need a file");
+        }
+        lockOpen();
+        try {
+            db.backup(schemaName(schema), file.toString(), restore, BACKUP_PAGES_PER_STEP,
+                    progress == null ? null : progress::progress);
+        } finally {
+            unlock();
+        }
+    }
+
+    @Override
+    public java.sql.Blob openBlob(String schema, String table, String column, long rowid, boolean writable)
+            throws SQLException {
+        if (table == null || column == null) {
+            throw Errors.badArgument("openBlob needs a table and a column");
+        }
+        lockOpen();
+        try {
+            return new IncrementalBlob(db.openBlob(schemaName(schema), table, column, rowid, writable));
+        } finally {
+            unlock();
+        }
+    }
+
+    private static String schemaName(String schema) {
+        return schema == null || schema.isEmpty() ? "main" : schema;
     }
 
     @Override

@@ -77,6 +77,7 @@ public final class JdbcPreparedStatement extends JdbcStatement implements Prepar
     /** Steps the first row now, so errors surface at execution as JDBC users expect. Lock held. */
     private void startQuery() throws SQLException {
         closeResult();
+        clearKeys();
         stmt.reset();
         check(stmt.flushBindings());
         updateCount = -1;
@@ -117,10 +118,10 @@ public final class JdbcPreparedStatement extends JdbcStatement implements Prepar
             stmt.reset();
             check(stmt.flushBindings());
             db.beforeExecute();
-            generatedKeys = NO_KEYS;
+            clearKeys();
             long count = runToCompletion();
-            if (keyLabel != null && count > 0 && SqlText.isInsert(stmt.sql())) {
-                generatedKeys = new long[] {db.lastInsertRowid()};
+            if (count > 0 && (keyLabel != null || autoKeys) && stmt.insertsRows()) {
+                captureInsertKey();
             }
             return count;
         } finally {
@@ -193,7 +194,8 @@ public final class JdbcPreparedStatement extends JdbcStatement implements Prepar
             BatchRows batch = stmt.batch();
             int n = batch.size();
             long[] counts = new long[n];
-            long[] keys = keyLabel != null && SqlText.isInsert(stmt.sql()) ? new long[n] : null;
+            clearKeys();
+            long[] keys = keyLabel != null && stmt.insertsRows() ? new long[n] : null;
             int keyCount = 0;
             for (int i = 0; i < n; i++) {
                 try {
@@ -206,7 +208,11 @@ public final class JdbcPreparedStatement extends JdbcStatement implements Prepar
                     keys[keyCount++] = db.lastInsertRowid();
                 }
             }
-            generatedKeys = keys == null ? NO_KEYS : java.util.Arrays.copyOf(keys, keyCount);
+            if (keys != null) {
+                generatedKeys = java.util.Arrays.copyOf(keys, keyCount);
+            } else if (autoKeys && n > 0 && counts[n - 1] > 0 && stmt.insertsRows()) {
+                captureInsertKey(); // unasked, as the incumbent answers: the last row's key
+            }
             return counts;
         } finally {
             stmt.clearBatch(); // JDBC: the batch is empty once executeBatch returns, even by an exception

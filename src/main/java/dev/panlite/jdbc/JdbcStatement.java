@@ -29,6 +29,7 @@ public class JdbcStatement implements Statement {
     long updateCount = -1;
     long maxRows;
     int fetchSize;
+    private int fetchDirection = ResultSet.FETCH_FORWARD; // a hint: SQLite reads forward only
     int queryTimeout;
     private int maxFieldSize;
     private boolean closeOnCompletion;
@@ -39,10 +40,13 @@ public class JdbcStatement implements Statement {
     private String pendingSql;
     private byte[] pendingUtf8;
     private int pendingOffset;
-    // generated keys of the last execution, when they were asked for
+    // generated keys of the last execution: asked for, or the incumbent's way (jdbc.get_generated_keys)
     String generatedKeyLabel;
     static final long[] NO_KEYS = {};
-    long[] generatedKeys = NO_KEYS;
+    long[] generatedKeys = NO_KEYS; // a batch's keys
+    long insertKey; // the key of one insert, kept without an array: the common case allocates nothing
+    boolean hasInsertKey;
+    final boolean autoKeys; // jdbc.get_generated_keys
 
     final int holdability; // CLOSE_CURSORS_AT_COMMIT: the connection closes the result set at commit/rollback
 
@@ -50,6 +54,19 @@ public class JdbcStatement implements Statement {
         this.connection = connection;
         this.db = connection.db;
         this.holdability = holdability;
+        this.autoKeys = db.config().generatedKeys();
+    }
+
+    /** Forgets the keys of the previous execution. */
+    final void clearKeys() {
+        generatedKeys = NO_KEYS;
+        hasInsertKey = false;
+    }
+
+    /** After an insert changed rows: its row id, read right after the step (one short call, no query). */
+    final void captureInsertKey() {
+        insertKey = db.lastInsertRowid();
+        hasInsertKey = true;
     }
 
     // Re-entry from a callback: a method of this statement is on the stack (entries > 0) and a
@@ -123,7 +140,7 @@ public class JdbcStatement implements Statement {
         closeResult();
         updateCount = -1;
         generatedKeyLabel = keyLabel;
-        generatedKeys = NO_KEYS;
+        clearKeys();
         String[] backup = SqlText.backupCommand(sql);
         if (backup != null) { // the incumbent's "backup to FILE" / "restore from FILE"
             db.backup(backup[0], backup[1], backup[2].equals("restore"));
@@ -153,8 +170,8 @@ public class JdbcStatement implements Statement {
             return true;
         }
         updateCount = db.totalChanges() != changesBefore ? db.changes() : 0;
-        if (generatedKeyLabel != null && updateCount > 0 && SqlText.isInsert(sql)) {
-            generatedKeys = new long[] {db.lastInsertRowid()};
+        if (updateCount > 0 && (generatedKeyLabel != null || autoKeys) && SqlText.isInsert(sql)) {
+            captureInsertKey();
         }
         return false;
     }
@@ -211,8 +228,8 @@ public class JdbcStatement implements Statement {
                     }
                 } while (getMoreResults());
                 updateCount = db.totalChanges() != before ? db.changes() : 0;
-                if (keyLabel != null && updateCount > 0 && SqlText.isInsert(sql)) {
-                    generatedKeys = new long[] {db.lastInsertRowid()};
+                if (updateCount > 0 && (keyLabel != null || autoKeys) && SqlText.isInsert(sql)) {
+                    captureInsertKey();
                 }
             }
             return updateCount;
@@ -301,9 +318,13 @@ public class JdbcStatement implements Statement {
         lockOpen();
         try {
             String label = generatedKeyLabel != null ? generatedKeyLabel : DEFAULT_KEY_LABEL;
-            List<Object[]> rows = new ArrayList<>(generatedKeys.length);
-            for (long key : generatedKeys) {
-                rows.add(new Object[] {key});
+            List<Object[]> rows = new ArrayList<>(generatedKeys.length + 1);
+            if (hasInsertKey) {
+                rows.add(new Object[] {insertKey});
+            } else {
+                for (long key : generatedKeys) {
+                    rows.add(new Object[] {key});
+                }
             }
             return new ValuesResultSet(this, connection.dates(), new String[] {label}, new int[] {Types.BIGINT}, rows);
         } finally {
@@ -581,15 +602,19 @@ public class JdbcStatement implements Statement {
     @Override
     public void setFetchDirection(int direction) throws SQLException {
         checkOpen();
-        if (direction != ResultSet.FETCH_FORWARD) {
-            throw Errors.notSupported("Fetch directions other than FETCH_FORWARD");
+        // JDBC: on a Statement the direction is a hint; only values that are no direction at all are refused
+        if (direction != ResultSet.FETCH_FORWARD && direction != ResultSet.FETCH_REVERSE
+                && direction != ResultSet.FETCH_UNKNOWN) {
+            throw Errors.badArgument("Unknown fetch direction " + direction
+                    + ": expected ResultSet.FETCH_FORWARD, FETCH_REVERSE or FETCH_UNKNOWN");
         }
+        fetchDirection = direction;
     }
 
     @Override
     public int getFetchDirection() throws SQLException {
         checkOpen();
-        return ResultSet.FETCH_FORWARD;
+        return fetchDirection;
     }
 
     @Override

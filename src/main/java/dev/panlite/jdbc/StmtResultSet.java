@@ -92,6 +92,11 @@ final class StmtResultSet extends AbstractResultSet {
     }
 
     @Override
+    boolean emptyBeforeFirst() {
+        return pendingStep == Sqlite.DONE; // the first step, taken at execution, found no row
+    }
+
+    @Override
     int columnCount() {
         return stmt.columnCount();
     }

@@ -59,6 +59,11 @@ final class ValuesResultSet extends AbstractResultSet {
     }
 
     @Override
+    boolean emptyBeforeFirst() {
+        return rows.isEmpty();
+    }
+
+    @Override
     int columnCount() {
         return labels.length;
     }

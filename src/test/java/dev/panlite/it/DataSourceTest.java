@@ -40,7 +40,7 @@ class DataSourceTest {
 
     /** {@code journal_mode} -> {@code journalMode}: the bean property name of a setting. */
     static String propertyName(Setting s) {
-        String[] parts = s.key().split("_");
+        String[] parts = s.key().split("[_.]");
         StringBuilder b = new StringBuilder(parts[0]);
         for (int i = 1; i < parts.length; i++) {
             b.append(Character.toUpperCase(parts[i].charAt(0))).append(parts[i].substring(1));
@@ -80,7 +80,7 @@ class DataSourceTest {
         ds.setJournalMode("WAL");
         ds.setBusyTimeout("4321");
         ds.setUser("sa");
-        ds.setPassword("ignored");
+        ds.setPassword(""); // pools send an empty one: no key
         try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
             assertEquals("wal", one(s, "PRAGMA journal_mode"));
             assertEquals("4321", one(s, "PRAGMA busy_timeout"));
@@ -90,7 +90,7 @@ class DataSourceTest {
         assertNull(ds.getBusyTimeout());
         ds.setJournalMode(null);
         assertFalse(ds.properties().containsKey("journal_mode"));
-        try (Connection c = ds.getConnection("user", "pw"); Statement s = c.createStatement()) {
+        try (Connection c = ds.getConnection("user", ""); Statement s = c.createStatement()) {
             assertEquals("1000", one(s, "PRAGMA busy_timeout"));
         }
     }

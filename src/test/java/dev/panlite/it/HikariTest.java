@@ -302,8 +302,7 @@ class HikariTest {
         config.addDataSourceProperty("journalMode", "WAL");
         config.addDataSourceProperty("busyTimeout", "10000");
         config.addDataSourceProperty("foreignKeys", "true");
-        config.setUsername("ignored"); // pools pass user and password; SQLite has none
-        config.setPassword("ignored");
+        config.setUsername("ignored"); // pools pass the user; SQLite has none (a password is an encryption key)
         config.setMaximumPoolSize(2);
         try (HikariDataSource pool = new HikariDataSource(config); Connection c = pool.getConnection();
              Statement s = c.createStatement()) {

@@ -744,7 +744,7 @@ class PreparedStatementTest {
     }
 
     @Test
-    void generatedKeysOnlyWhenAsked() throws SQLException {
+    void generatedKeysAskedForOrTheIncumbentsWay() throws SQLException {
         try (PreparedStatement ps = conn.prepareStatement("INSERT INTO t(v) VALUES (?)", Statement.RETURN_GENERATED_KEYS)) {
             ps.setInt(1, 5);
             ps.executeUpdate();
@@ -754,11 +754,12 @@ class PreparedStatementTest {
                 assertFalse(rs.next());
             }
         }
-        try (PreparedStatement ps = conn.prepareStatement("INSERT INTO t(v) VALUES (?)")) {
+        try (Connection off = TestDb.open(dir, "jdbc.get_generated_keys=false");
+             PreparedStatement ps = off.prepareStatement("INSERT INTO t(v) VALUES (?)")) {
             ps.setInt(1, 5);
             ps.executeUpdate();
             try (ResultSet rs = ps.getGeneratedKeys()) {
-                assertFalse(rs.next());
+                assertFalse(rs.next(), "jdbc.get_generated_keys=false: keys only when asked for");
             }
         }
     }

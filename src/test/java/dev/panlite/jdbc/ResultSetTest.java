@@ -20,6 +20,7 @@ import java.sql.Blob;
 import java.sql.Clob;
 import java.sql.Connection;
 import java.sql.Date;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
@@ -117,7 +118,10 @@ class ResultSetTest {
     @Test
     void emptyResult() throws SQLException {
         try (ResultSet rs = stmt.executeQuery("SELECT id FROM t WHERE id < 0")) {
+            assertFalse(rs.isBeforeFirst(), "JDBC: false when the result set has no rows");
             assertFalse(rs.next());
+            assertFalse(rs.isBeforeFirst());
+            assertFalse(rs.isAfterLast(), "JDBC: false when the result set has no rows");
             assertFalse(rs.next());
             assertThrows(SQLException.class, () -> rs.getInt(1));
         }
@@ -426,6 +430,38 @@ class ResultSetTest {
             assertThrows(SQLFeatureNotSupportedException.class, rs::afterLast);
             assertThrows(SQLException.class, () -> rs.setFetchDirection(ResultSet.FETCH_REVERSE));
         }
+    }
+
+    @Test
+    void emptyResultOfAPreparedStatementOrOfGeneratedKeysIsNotBeforeFirst() throws SQLException {
+        try (PreparedStatement ps = conn.prepareStatement("SELECT id FROM t WHERE id < ?")) {
+            ps.setInt(1, 0);
+            try (ResultSet rs = ps.executeQuery()) {
+                assertFalse(rs.isBeforeFirst());
+            }
+            ps.setInt(1, 100);
+            try (ResultSet rs = ps.executeQuery()) {
+                assertTrue(rs.isBeforeFirst());
+            }
+        }
+        try (ResultSet keys = stmt.getGeneratedKeys()) {
+            assertFalse(keys.isBeforeFirst(), "no statement ran: no keys");
+        }
+    }
+
+    @Test
+    void statementFetchDirectionIsAHintTheResultSetStaysForward() throws SQLException {
+        for (int direction : new int[] {ResultSet.FETCH_REVERSE, ResultSet.FETCH_UNKNOWN, ResultSet.FETCH_FORWARD}) {
+            stmt.setFetchDirection(direction);
+            assertEquals(direction, stmt.getFetchDirection());
+            try (ResultSet rs = stmt.executeQuery("SELECT id FROM t ORDER BY id")) {
+                assertEquals(ResultSet.FETCH_FORWARD, rs.getFetchDirection(), "a forward-only result set");
+                assertTrue(rs.next());
+                assertEquals(1, rs.getInt(1), "rows still come forward");
+            }
+        }
+        assertThrows(SQLException.class, () -> stmt.setFetchDirection(12345));
+        assertEquals(ResultSet.FETCH_FORWARD, stmt.getFetchDirection());
     }
 
     @Test

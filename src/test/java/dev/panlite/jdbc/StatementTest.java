@@ -346,8 +346,8 @@ class StatementTest {
     }
 
     @Test
-    void noGeneratedKeysUnlessAsked() throws SQLException {
-        try (Statement s = conn.createStatement()) {
+    void withGetGeneratedKeysFalseNoKeysUnlessAsked() throws SQLException {
+        try (Connection off = TestDb.open(dir, "jdbc.get_generated_keys=false"); Statement s = off.createStatement()) {
             s.executeUpdate("INSERT INTO t(x) VALUES (7)");
             try (ResultSet keys = s.getGeneratedKeys()) {
                 assertFalse(keys.next());

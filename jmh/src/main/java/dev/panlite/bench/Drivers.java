@@ -28,6 +28,7 @@ import java.util.stream.Stream;
  * <tr><td>panlite-nohelper</td><td>system property {@code panlite.helper=false} set before any Panlite class loads
  *     (every param combination runs in its own JMH fork, so this holds for the whole trial)</td></tr>
  * <tr><td>panlite-uncachedtx</td><td>URL adds {@code cache_tx_statements=false}</td></tr>
+ * <tr><td>panlite-nokeys</td><td>URL adds {@code jdbc.get_generated_keys=false}</td></tr>
  * </table>
  */
 public final class Drivers {
@@ -37,6 +38,8 @@ public final class Drivers {
     public static final String PANLITE_NOCACHE = "panlite-nocache";
     public static final String PANLITE_NOHELPER = "panlite-nohelper";
     public static final String PANLITE_UNCACHEDTX = "panlite-uncachedtx";
+    /** Without the incumbent-style generated keys (experiment 030); run with -p driver=...,panlite-nokeys. */
+    public static final String PANLITE_NOKEYS = "panlite-nokeys";
 
     /**
      * Same for both drivers; both understand these names as URL query parameters. secure_delete is
@@ -95,6 +98,10 @@ public final class Drivers {
             case PANLITE_UNCACHEDTX -> {
                 driver = panlite();
                 params += "&cache_tx_statements=false";
+            }
+            case PANLITE_NOKEYS -> {
+                driver = panlite();
+                params += "&jdbc.get_generated_keys=false";
             }
             default -> throw new IllegalArgumentException("unknown driver param: " + param);
         }

@@ -1,0 +1,38 @@
+/**
+ * SQLite concepts with lifetimes: {@link dev.panlite.engine.Database} ({@code sqlite3*}),
+ * {@link dev.panlite.engine.Stmt} ({@code sqlite3_stmt*}), the statement cache, the transaction
+ * statements, result-code mapping, and the {@link dev.panlite.engine.Reclaimer} of leaked connections.
+ *
+ * <h2>Memory-safety invariants</h2>
+ * An FFM driver holds raw pointers: one call on a freed handle kills the JVM. These hold by the
+ * shape of the code, and assertions (on in the test suite) make a violation fail every time:
+ * <ol>
+ * <li><b>One lock per connection.</b> Every native call that takes the connection's or one of its
+ *     statements' handles runs with {@code Database.lock()} held, after a closed check. Methods of
+ *     {@code Database} and {@code Stmt} that reach native code assert {@code isLockedByMe()}. The
+ *     JDBC layer never calls {@code dev.panlite.ffi.Sqlite} with a handle: it goes through this package.
+ * <li><b>Handles are zeroed under the lock when freed</b> ({@code Stmt.finalizeNow}, {@code Database.close}),
+ *     and a zero handle is refused, so a late call fails instead of reaching freed memory.
+ * <li><b>Nothing native is read outside the lock.</b> Column names, labels, metadata and values are
+ *     copied to Java under it ({@code JdbcResultSetMetaData} is a copy; {@code findColumn} takes the lock).
+ * <li><b>Close finalizes only what the driver prepared.</b> Every {@code Stmt} is on its connection's live
+ *     list from prepare to finalize; close finalizes that list. Statements that SQLite's own modules
+ *     (FTS3/4/5, R*Tree) prepared are theirs: {@code sqlite3_close_v2} lets them finalize them.
+ * <li><b>Callbacks cannot free what SQLite is using.</b> Java code called from SQL (functions,
+ *     aggregates, collations, hooks) runs inside a downcall, on the thread holding the lock, and may
+ *     use its own connection. While a step, reset or finalize of a statement is in progress
+ *     ({@code Stmt.running()}), a second one is refused (MISUSE) and a finalize is deferred until it
+ *     returns; the JDBC objects over it refuse use and close with an SQLException. A connection closed
+ *     or aborted inside a callback refuses every call at once and is freed when the thread leaves its
+ *     outermost call ({@code Database.unlock()}).
+ * <li><b>No Throwable leaves an upcall</b>, and callbacks nest at most
+ *     {@code dev.panlite.ffi.Callbacks.MAX_DEPTH} deep per thread: see {@code dev.panlite.ffi.Callbacks}.
+ * <li><b>Other threads interrupt, then wait.</b> {@code cancel()}, timeouts and {@code abort()} use
+ *     {@code sqlite3_interrupt} (safe from any thread, guarded against a concurrent close); a close
+ *     from another thread interrupts the running statement and then takes the lock, so memory is
+ *     freed only when no thread is inside SQLite on that connection.
+ * <li><b>Leaks are reclaimed</b> by {@link dev.panlite.engine.Reclaimer}, which closes through the same
+ *     locked {@code Database.close()}.
+ * </ol>
+ */
+package dev.panlite.engine;
