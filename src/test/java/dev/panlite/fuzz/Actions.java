@@ -476,6 +476,25 @@ final class Actions {
                 Callbacks.register(x.w, x, c, x.oneOf(List.of("fz_coll", "fz_coll2")));
             }
         });
+        add("fn.window", 2, x -> {
+            Connection c = x.conn();
+            if (c != null) {
+                Callbacks.register(x.w, x, c, "fz_win");
+            }
+        });
+        add("fn.progress", 2, x -> {
+            Connection c = x.conn();
+            if (c == null) {
+                return;
+            }
+            Callbacks.Body body = Callbacks.handler(x.w, x, c, "progress");
+            int every = x.oneOf(List.of(1, 10, 1000, 0, -1));
+            boolean stop = x.chance(20);
+            c.unwrap(PanliteConnection.class).setProgressHandler(every, x.chance(10) ? null : () -> {
+                body.run();
+                return stop ? 1 : 0;
+            });
+        });
         add("fn.listener.add", 2, x -> {
             Connection c = x.conn();
             if (c != null) {
@@ -530,7 +549,68 @@ final class Actions {
             }
         });
 
+        // ---------------------------------------------------------------- serialize / deserialize
+        add("image.serialize", 2, x -> {
+            Connection c = x.conn();
+            if (c != null) {
+                byte[] image = c.unwrap(PanliteConnection.class).serialize(x.oneOf(List.of("main", "main", "temp", "aux", "nosuch")));
+                if (image != null) {
+                    x.w.images.put(x.r, image);
+                }
+            }
+        });
+        add("image.deserialize", 2, x -> {
+            Connection c = x.conn();
+            if (c == null) {
+                return;
+            }
+            byte[] image = x.w.images.pick(x.r);
+            if (image != null && x.chance(20)) {
+                image = java.util.Arrays.copyOf(image, x.r.nextInt(image.length + 1)); // truncated
+            } else if (image != null && image.length > 100 && x.chance(20)) {
+                image = image.clone();
+                image[x.r.nextInt(image.length)] ^= (byte) (1 + x.r.nextInt(255)); // corrupted
+            } else if (image == null) {
+                image = x.oneOf(List.of(new byte[0], new byte[100], "SQLite format 3\0".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1)));
+            }
+            c.unwrap(PanliteConnection.class).deserialize(x.oneOf(List.of("main", "main", "temp", "aux", "nosuch")), image);
+        });
+
+        // ---------------------------------------------------------------- incremental blob I/O
+        add("blob.open", 3, x -> {
+            Connection c = x.conn();
+            if (c != null) {
+                x.w.blobs.put(x.r, c.unwrap(PanliteConnection.class).openBlob(x.oneOf(List.of("main", "main", "temp", "nosuch")),
+                        x.oneOf(List.of("t", "t", "u", "nosuch")), x.oneOf(List.of("d", "d", "b", "a", "id", "nosuch")),
+                        x.oneOf(List.of(1L, 2L, 3L, 4L, 5L, 0L, -1L, Long.MAX_VALUE)), x.r.nextBoolean()));
+            }
+        });
+
         // ---------------------------------------------------------------- backup / restore
+        add("backup.api", 2, x -> {
+            Connection c = x.conn();
+            if (c == null) {
+                return;
+            }
+            java.nio.file.Path file = java.nio.file.Path.of(x.w.file(2 + x.r.nextInt(2)));
+            Callbacks.Body body = Callbacks.handler(x.w, x, c, "backup progress");
+            dev.panlite.BackupProgress progress = x.chance(30) ? null : (remaining, pageCount) -> {
+                try {
+                    body.run();
+                } catch (RuntimeException | Error e) {
+                    throw e;
+                } catch (Exception e) {
+                    throw new Callbacks.FuzzRuntime("fuzz: backup progress: " + e);
+                }
+            };
+            String schema = x.oneOf(List.of("main", "main", "temp", "aux", "nosuch"));
+            PanliteConnection p = c.unwrap(PanliteConnection.class);
+            if (x.r.nextBoolean()) {
+                p.backup(schema, file, progress);
+            } else {
+                p.restore(schema, x.chance(90) ? file : java.nio.file.Path.of("/nonexistent/x.db"), progress);
+            }
+        });
         add("backup.run", 2, x -> {
             Connection c = x.conn();
             if (c == null) {

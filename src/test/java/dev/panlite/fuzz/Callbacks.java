@@ -135,7 +135,9 @@ final class Callbacks {
             case REREGISTER:
                 return guard(w, name, () -> {
                     PanliteConnection p = own.unwrap(PanliteConnection.class);
-                    if (name.startsWith("fz_agg")) {
+                    if (name.startsWith("fz_win")) {
+                        p.createWindowFunction(name, -1, x.r.nextBoolean(), windowFactory(w, x, own, name));
+                    } else if (name.startsWith("fz_agg")) {
                         p.createAggregate(name, -1, x.r.nextBoolean(), aggregateFactory(w, x, own, name));
                     } else if (name.startsWith("fz_coll")) {
                         p.createCollation(name, collation(w, x, own, name));
@@ -146,7 +148,7 @@ final class Callbacks {
                 });
             case REPLACE_OTHER:
                 return guard(w, name, () -> {
-                    String other = x.oneOf(List.of("fz_f", "fz_g", "fz_agg", "fz_coll"));
+                    String other = x.oneOf(List.of("fz_f", "fz_g", "fz_agg", "fz_coll", "fz_win"));
                     register(w, x, own, other);
                     return "replaced " + other;
                 });
@@ -182,7 +184,9 @@ final class Callbacks {
                     return "cancelled";
                 });
             case SLOW:
-                Thread.sleep(x.r.nextInt(20)); // widens the window for other threads' close, abort, cancel
+                if (x.r.nextInt(200) == 0) { // rarely: a query calls it per row
+                    Thread.sleep(x.r.nextInt(20)); // widens the window for other threads' close, abort, cancel
+                }
                 return args.length > 0 ? args[0] : null;
             case ANY_ACTION:
                 if (x.depth < 2) {
@@ -271,6 +275,34 @@ final class Callbacks {
         };
     }
 
+    static java.util.function.Supplier<dev.panlite.SqlWindowFunction> windowFactory(World w, Ctx x, Connection own, String name) {
+        Mood stepMood = mood(x);
+        Mood inverseMood = mood(x);
+        Mood valueMood = mood(x);
+        boolean nullFactory = x.chance(5);
+        return () -> nullFactory ? null : new dev.panlite.SqlWindowFunction() {
+            long rows;
+
+            @Override
+            public void step(Object[] args) throws Exception {
+                rows++;
+                misbehave(w, stepMood, own, name, args);
+            }
+
+            @Override
+            public void inverse(Object[] args) throws Exception {
+                rows--;
+                misbehave(w, inverseMood, own, name, args);
+            }
+
+            @Override
+            public Object value() throws Exception {
+                Object v = misbehave(w, valueMood, own, name, new Object[] {rows});
+                return valueMood == Mood.IDENTITY ? rows : v;
+            }
+        };
+    }
+
     static Comparator<String> collation(World w, Ctx x, Connection own, String name) {
         int kind = x.r.nextInt(8);
         Mood mood = mood(x);
@@ -326,7 +358,9 @@ final class Callbacks {
     /** Registers (or replaces) the callback called {@code name} on {@code c}. */
     static void register(World w, Ctx x, Connection c, String name) throws SQLException {
         PanliteConnection p = c.unwrap(PanliteConnection.class);
-        if (name.startsWith("fz_agg")) {
+        if (name.startsWith("fz_win")) {
+            p.createWindowFunction(name, x.chance(80) ? -1 : x.r.nextInt(3), x.r.nextBoolean(), windowFactory(w, x, c, name));
+        } else if (name.startsWith("fz_agg")) {
             p.createAggregate(name, x.chance(80) ? -1 : x.r.nextInt(3), x.r.nextBoolean(), aggregateFactory(w, x, c, name));
         } else if (name.startsWith("fz_coll")) {
             p.createCollation(name, collation(w, x, c, name));

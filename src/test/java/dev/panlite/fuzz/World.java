@@ -36,6 +36,8 @@ final class World {
     final Slots<ResultSet> results = new Slots<>(8);
     final Slots<Blob> blobs = new Slots<>(4);
     final Slots<Savepoint> savepoints = new Slots<>(4);
+    /** Database images from serialize(), for deserialize() on any connection. */
+    final Slots<byte[]> images = new Slots<>(3);
     final Slots<dev.panlite.ChangeListener> listeners = new Slots<>(4);
     /** Physical connections of PanliteConnectionPoolDataSource, whose logical handles are in {@link #connections}. */
     final Slots<PooledConnection> pooled = new Slots<>(3);
