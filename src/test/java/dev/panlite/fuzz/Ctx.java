@@ -170,7 +170,7 @@ final class Ctx {
             "SELECT fz_nosuch(1)", "INSERT INTO t(id) VALUES (1)", "SELECT \u0000 1", "SELECT '\uD800'",
             "SELECT " + "(".repeat(2000) + "1" + ")".repeat(2000), "SELECT * FROM ft WHERE ft MATCH '\"'",
             "SELECT * FROM ft WHERE ft MATCH 'NEAR('", "INSERT INTO rt VALUES (1, 10, 0)",
-            "backup to /nonexistent/dir/x.db", "restore from /nonexistent/x.db", "backup nosuch to x.db",
+            "backup to /nonexistent/dir/x.db", "restore from /nonexistent/x.db", "backup nosuch to /nonexistent/dir/x.db",
             "SELECT 1 FROM t WHERE b = ? COLLATE nosuch", "DETACH nosuch", "PRAGMA nosuch = 1",
             "CREATE VIRTUAL TABLE v USING nosuch(x)");
 
