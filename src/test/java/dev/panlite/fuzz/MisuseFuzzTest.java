@@ -119,7 +119,19 @@ class MisuseFuzzTest {
                 m.append("  ").append(l).append('\n');
             }
         }
-        m.append("child output (").append(log).append("):\n").append(tail(output, 80)).append('\n');
+        List<String> lines = output.lines().toList();
+        List<String> findings = lines.stream().filter(l -> l.startsWith("FINDING") || l.startsWith("    | ")).limit(80).toList();
+        if (!findings.isEmpty()) {
+            m.append("findings (each kind once, with its stack):\n").append(String.join("\n", findings)).append('\n');
+        }
+        int hang = lines.indexOf(lines.stream().filter(l -> l.startsWith("HANG:")).findFirst().orElse(""));
+        if (hang >= 0) {
+            m.append("hang: every thread's stack (reflection frames left out):\n").append(String.join("\n",
+                    lines.subList(hang, lines.size()).stream()
+                            .filter(l -> !l.contains("java.lang.invoke.") && !l.contains("jdk.internal.")).limit(200).toList()))
+                    .append('\n');
+        }
+        m.append("end of the child's output (all of it: ").append(log).append("):\n").append(tail(output, 30)).append('\n');
         m.append("reproduce: mvn -o test -Dtest=MisuseFuzzTest -Dpanlite.fuzz.seeds=").append(seed)
                 .append(" -Dpanlite.fuzz.seconds=").append(seconds).append(" -Dpanlite.fuzz.threads=").append(threads).append('\n');
         Path script = out.resolve("seed" + seed + ".sh");
