@@ -129,7 +129,7 @@ public final class MisuseFuzzChild {
         }
         out.println("commonest SQLExceptions: " + w.commonSqlExceptions(12));
         out.println("done seed=" + seed + " actions=" + w.actions + " sqlExceptions=" + w.sqlExceptions
-                + " findings=" + w.findings + " leakedConnections=" + w.leaked);
+                + " findings=" + w.findings + " sqliteMisuse=" + w.misuse + " leakedConnections=" + w.leaked);
         out.flush();
         System.exit(w.findings.get() > 0 ? EXIT_FINDINGS : 0);
     }

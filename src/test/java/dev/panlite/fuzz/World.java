@@ -48,6 +48,7 @@ final class World {
     /** The fuzz threads, for actions that interrupt one. */
     volatile Thread[] workers = new Thread[0];
     final AtomicLong sqlExceptions = new AtomicLong();
+    final AtomicLong misuse = new AtomicLong();
     final AtomicLong actions = new AtomicLong();
     final AtomicLong findings = new AtomicLong();
     private final Map<String, AtomicLong> findingKinds = new ConcurrentHashMap<>();
@@ -126,6 +127,18 @@ final class World {
     void sqlException(java.sql.SQLException e) {
         sqlExceptions.incrementAndGet();
         String m = String.valueOf(e.getMessage());
+        if ((e.getErrorCode() & 0xff) == 21 && (m.contains("API misuse") || m.contains("out of sequence"))) {
+            // SQLITE_MISUSE in SQLite's own words: it caught a bad call (the driver uses code 21 for
+            // "no statement in the SQL" too, which is fine)
+            // (an SQLException all the same: reported, not failed on)
+            if (misuse.getAndIncrement() < 3) {
+                java.io.StringWriter w = new java.io.StringWriter();
+                e.printStackTrace(new java.io.PrintWriter(w));
+                synchronized (out) {
+                    out.println("SQLITE_MISUSE: " + w.toString().strip().replace("\n", "\n    | "));
+                }
+            }
+        }
         int cut = m.length();
         for (int i = 0; i < m.length(); i++) {
             char ch = m.charAt(i);
