@@ -22,20 +22,17 @@ import java.util.concurrent.Executor;
 
 /**
  * THE list of what a fuzz thread may do, with weights: one {@code add} per action. The name prefix
- * ("conn.", "stmt.", "ps.", "rs.", "meta.", "blob.", "tx.", "fn.", "vtab.", "backup.") lets a run
- * skip a group (-Dpanlite.fuzz.skip=fn.,vtab.) to find the next crash class while one is being fixed.
+ * ("conn.", "tx.", "stmt.", "ps.", "rs.", "meta.", "blob.", "fn.", "vtab.", "image.", "backup.")
+ * lets a run skip a group (-Dpanlite.fuzz.skip=fn.,vtab.) to find the next crash class while one is being fixed.
  *
  * <p>A new API gets its cases here in a few lines. Take objects from the shared pools
  * ({@code x.conn()}, {@code x.w.results.pick(x.r)}, ...), put what it creates back into one, and
- * give every callback it takes a misbehaving body from {@link Callbacks#handler}, e.g. a progress
- * handler:
+ * give every callback it takes a misbehaving body from {@link Callbacks#handler}, as the progress
+ * handler's case does:
  * <pre>{@code
- * add("fn.progress", 2, x -> {
- *     Connection c = x.conn();
- *     if (c != null) {
- *         Callbacks.Body body = Callbacks.handler(x.w, x, c, "progress");
- *         c.unwrap(PanliteConnection.class).setProgressHandler(x.r.nextInt(100), () -> body.run() == null);
- *     }
+ * addConn("fn.progress", 2, (x, c) -> {
+ *     Callbacks.Body body = Callbacks.handler(x.w, x, c, "progress");
+ *     c.unwrap(PanliteConnection.class).setProgressHandler(x.r.nextInt(100), () -> body.run() == null ? 0 : 1);
  * });
  * }</pre>
  * An action may throw SQLException (counted as expected); anything else it throws is a finding.
@@ -54,6 +51,21 @@ final class Actions {
 
     private static void add(String name, int weight, Action action) {
         TABLE.add(new Entry(name, weight, action));
+    }
+
+    @FunctionalInterface
+    interface ConnAction {
+        void run(Ctx x, Connection c) throws Exception;
+    }
+
+    /** An action on a shared connection (see {@link Ctx#conn}); nothing when there is none. */
+    private static void addConn(String name, int weight, ConnAction action) {
+        add(name, weight, x -> {
+            Connection c = x.conn();
+            if (c != null) {
+                action.run(x, c);
+            }
+        });
     }
 
     /** The table without the groups named in {@code skip} (name prefixes). */
@@ -114,11 +126,7 @@ final class Actions {
                 all[x.r.nextInt(all.length)].interrupt(); // as ExecutorService.shutdownNow does, maybe mid-call
             }
         });
-        add("conn.misc", 4, x -> {
-            Connection c = x.conn();
-            if (c == null) {
-                return;
-            }
+        addConn("conn.misc", 4, (x, c) -> {
             switch (x.r.nextInt(16)) {
                 case 0 -> c.isValid(x.r.nextInt(3) - 1);
                 case 1 -> c.setReadOnly(x.r.nextBoolean());
@@ -142,29 +150,11 @@ final class Actions {
         });
 
         // ---------------------------------------------------------------- transactions
-        add("tx.autocommit", 4, x -> {
-            Connection c = x.conn();
-            if (c != null) {
-                c.setAutoCommit(x.r.nextBoolean());
-            }
-        });
-        add("tx.commit", 4, x -> {
-            Connection c = x.conn();
-            if (c != null) {
-                c.commit();
-            }
-        });
-        add("tx.rollback", 4, x -> {
-            Connection c = x.conn();
-            if (c != null) {
-                c.rollback();
-            }
-        });
-        add("tx.savepoint", 3, x -> {
-            Connection c = x.conn();
-            if (c != null) {
-                x.w.savepoints.put(x.r, x.chance(50) ? c.setSavepoint() : c.setSavepoint(x.oneOf(List.of("sp", "sp2", "", "\"; x"))));
-            }
+        addConn("tx.autocommit", 4, (x, c) -> c.setAutoCommit(x.r.nextBoolean()));
+        addConn("tx.commit", 4, (x, c) -> c.commit());
+        addConn("tx.rollback", 4, (x, c) -> c.rollback());
+        addConn("tx.savepoint", 3, (x, c) -> {
+            x.w.savepoints.put(x.r, x.chance(50) ? c.setSavepoint() : c.setSavepoint(x.oneOf(List.of("sp", "sp2", "", "\"; x"))));
         });
         add("tx.savepoint.use", 3, x -> {
             Connection c = x.conn();
@@ -182,12 +172,7 @@ final class Actions {
         });
 
         // ---------------------------------------------------------------- statements
-        add("stmt.create", 3, x -> {
-            Connection c = x.conn();
-            if (c != null) {
-                x.w.statements.put(x.r, c.createStatement());
-            }
-        });
+        addConn("stmt.create", 3, (x, c) -> x.w.statements.put(x.r, c.createStatement()));
         add("stmt.execute", 8, x -> {
             Statement s = x.w.statements.pick(x.r);
             if (s == null) {
@@ -221,12 +206,7 @@ final class Actions {
             if (s != null) {
                 String sql = x.query();
                 x.note(sql);
-                ResultSet rs = s.executeQuery(sql);
-                if (x.chance(70)) {
-                    x.w.results.put(x.r, rs);
-                } else {
-                    drain(x, rs);
-                }
+                keepOrDrain(x, s.executeQuery(sql), 70);
             }
         });
         add("stmt.batch", 3, x -> {
@@ -269,11 +249,7 @@ final class Actions {
         add("stmt.close", 3, x -> close(x.chance(50) ? x.w.statements.pick(x.r) : x.w.prepared.pick(x.r)));
 
         // ---------------------------------------------------------------- prepared statements
-        add("ps.prepare", 5, x -> {
-            Connection c = x.conn();
-            if (c == null) {
-                return;
-            }
+        addConn("ps.prepare", 5, (x, c) -> {
             String sql = x.chance(60) ? x.query() : x.sql();
             x.note(sql);
             x.w.prepared.put(x.r, switch (x.r.nextInt(4)) {
@@ -385,11 +361,7 @@ final class Actions {
         add("rs.close", 4, x -> close(x.w.results.pick(x.r)));
 
         // ---------------------------------------------------------------- database metadata
-        add("meta.db", 5, x -> {
-            Connection c = x.conn();
-            if (c == null) {
-                return;
-            }
+        addConn("meta.db", 5, (x, c) -> {
             DatabaseMetaData md = c.getMetaData();
             String table = x.oneOf(List.of("t", "ft", "rt", "u", "%", "nosuch", "sqlite_schema"));
             ResultSet rs = switch (x.r.nextInt(12)) {
@@ -411,11 +383,7 @@ final class Actions {
                     yield md.getCatalogs();
                 }
             };
-            if (x.chance(50)) {
-                x.w.results.put(x.r, rs);
-            } else {
-                drain(x, rs);
-            }
+            keepOrDrain(x, rs, 50);
         });
 
         // ---------------------------------------------------------------- blobs
@@ -428,12 +396,7 @@ final class Actions {
                 }
             }
         });
-        add("blob.create", 1, x -> {
-            Connection c = x.conn();
-            if (c != null) {
-                x.w.blobs.put(x.r, c.createBlob());
-            }
-        });
+        addConn("blob.create", 1, (x, c) -> x.w.blobs.put(x.r, c.createBlob()));
         add("blob.use", 4, x -> {
             Blob b = x.w.blobs.pick(x.r);
             if (b == null) {
@@ -458,35 +421,15 @@ final class Actions {
         });
 
         // ---------------------------------------------------------------- callbacks (extras API)
-        add("fn.function", 3, x -> {
-            Connection c = x.conn();
-            if (c != null) {
-                Callbacks.register(x.w, x, c, x.oneOf(List.of("fz_f", "fz_g")));
-            }
+        addConn("fn.function", 3, (x, c) -> Callbacks.register(x.w, x, c, x.oneOf(List.of("fz_f", "fz_g"))));
+        addConn("fn.aggregate", 2, (x, c) -> {
+            Callbacks.register(x.w, x, c, x.oneOf(List.of("fz_agg", "fz_agg2")));
         });
-        add("fn.aggregate", 2, x -> {
-            Connection c = x.conn();
-            if (c != null) {
-                Callbacks.register(x.w, x, c, x.oneOf(List.of("fz_agg", "fz_agg2")));
-            }
+        addConn("fn.collation", 2, (x, c) -> {
+            Callbacks.register(x.w, x, c, x.oneOf(List.of("fz_coll", "fz_coll2")));
         });
-        add("fn.collation", 2, x -> {
-            Connection c = x.conn();
-            if (c != null) {
-                Callbacks.register(x.w, x, c, x.oneOf(List.of("fz_coll", "fz_coll2")));
-            }
-        });
-        add("fn.window", 2, x -> {
-            Connection c = x.conn();
-            if (c != null) {
-                Callbacks.register(x.w, x, c, "fz_win");
-            }
-        });
-        add("fn.progress", 2, x -> {
-            Connection c = x.conn();
-            if (c == null) {
-                return;
-            }
+        addConn("fn.window", 2, (x, c) -> Callbacks.register(x.w, x, c, "fz_win"));
+        addConn("fn.progress", 2, (x, c) -> {
             Callbacks.Body body = Callbacks.handler(x.w, x, c, "progress");
             int every = x.oneOf(List.of(1, 10, 1000, 0, -1));
             boolean stop = x.chance(20);
@@ -495,25 +438,15 @@ final class Actions {
                 return stop ? 1 : 0;
             });
         });
-        add("fn.listener.add", 2, x -> {
-            Connection c = x.conn();
-            if (c != null) {
-                var l = Callbacks.listener(x.w, x, c);
-                c.unwrap(PanliteConnection.class).addChangeListener(l);
-                x.w.listeners.put(x.r, l);
-            }
+        addConn("fn.listener.add", 2, (x, c) -> {
+            var l = Callbacks.listener(x.w, x, c);
+            c.unwrap(PanliteConnection.class).addChangeListener(l);
+            x.w.listeners.put(x.r, l);
         });
-        add("fn.listener.remove", 1, x -> {
-            Connection c = x.conn();
-            if (c != null) {
-                c.unwrap(PanliteConnection.class).removeChangeListener(x.w.listeners.pick(x.r));
-            }
+        addConn("fn.listener.remove", 1, (x, c) -> {
+            c.unwrap(PanliteConnection.class).removeChangeListener(x.w.listeners.pick(x.r));
         });
-        add("fn.badargs", 1, x -> {
-            Connection c = x.conn();
-            if (c == null) {
-                return;
-            }
+        addConn("fn.badargs", 1, (x, c) -> {
             PanliteConnection p = c.unwrap(PanliteConnection.class);
             switch (x.r.nextInt(5)) {
                 case 0 -> p.createFunction(x.oneOf(List.of("", "x".repeat(300), "bad name")), x.r.nextInt(300) - 2, false, args -> 1);
@@ -525,11 +458,7 @@ final class Actions {
         });
 
         // ---------------------------------------------------------------- virtual tables
-        add("vtab.use", 3, x -> {
-            Connection c = x.conn();
-            if (c == null) {
-                return;
-            }
+        addConn("vtab.use", 3, (x, c) -> {
             String sql = x.oneOf(List.of(
                     "CREATE VIRTUAL TABLE IF NOT EXISTS ft USING fts5(body)",
                     "INSERT INTO ft(body) VALUES ('one two three')",
@@ -550,20 +479,13 @@ final class Actions {
         });
 
         // ---------------------------------------------------------------- serialize / deserialize
-        add("image.serialize", 2, x -> {
-            Connection c = x.conn();
-            if (c != null) {
-                byte[] image = c.unwrap(PanliteConnection.class).serialize(x.oneOf(List.of("main", "main", "temp", "aux", "nosuch")));
-                if (image != null) {
-                    x.w.images.put(x.r, image);
-                }
+        addConn("image.serialize", 2, (x, c) -> {
+            byte[] image = c.unwrap(PanliteConnection.class).serialize(x.oneOf(List.of("main", "main", "temp", "aux", "nosuch")));
+            if (image != null) {
+                x.w.images.put(x.r, image);
             }
         });
-        add("image.deserialize", 2, x -> {
-            Connection c = x.conn();
-            if (c == null) {
-                return;
-            }
+        addConn("image.deserialize", 2, (x, c) -> {
             byte[] image = x.w.images.pick(x.r);
             if (image != null && x.chance(20)) {
                 image = java.util.Arrays.copyOf(image, x.r.nextInt(image.length + 1)); // truncated
@@ -577,32 +499,18 @@ final class Actions {
         });
 
         // ---------------------------------------------------------------- incremental blob I/O
-        add("blob.open", 3, x -> {
-            Connection c = x.conn();
-            if (c != null) {
-                x.w.blobs.put(x.r, c.unwrap(PanliteConnection.class).openBlob(x.oneOf(List.of("main", "main", "temp", "nosuch")),
-                        x.oneOf(List.of("t", "t", "u", "nosuch")), x.oneOf(List.of("d", "d", "b", "a", "id", "nosuch")),
-                        x.oneOf(List.of(1L, 2L, 3L, 4L, 5L, 0L, -1L, Long.MAX_VALUE)), x.r.nextBoolean()));
-            }
+        addConn("blob.open", 3, (x, c) -> {
+            x.w.blobs.put(x.r, c.unwrap(PanliteConnection.class).openBlob(x.oneOf(List.of("main", "main", "temp", "nosuch")),
+                    x.oneOf(List.of("t", "t", "u", "nosuch")), x.oneOf(List.of("d", "d", "b", "a", "id", "nosuch")),
+                    x.oneOf(List.of(1L, 2L, 3L, 4L, 5L, 0L, -1L, Long.MAX_VALUE)), x.r.nextBoolean()));
         });
 
         // ---------------------------------------------------------------- backup / restore
-        add("backup.api", 2, x -> {
-            Connection c = x.conn();
-            if (c == null) {
-                return;
-            }
+        addConn("backup.api", 2, (x, c) -> {
             java.nio.file.Path file = java.nio.file.Path.of(x.w.file(2 + x.r.nextInt(2)));
             Callbacks.Body body = Callbacks.handler(x.w, x, c, "backup progress");
-            dev.panlite.BackupProgress progress = x.chance(30) ? null : (remaining, pageCount) -> {
-                try {
-                    body.run();
-                } catch (RuntimeException | Error e) {
-                    throw e;
-                } catch (Exception e) {
-                    throw new Callbacks.FuzzRuntime("fuzz: backup progress: " + e);
-                }
-            };
+            dev.panlite.BackupProgress progress = x.chance(30) ? null
+                    : (remaining, pageCount) -> Callbacks.runUnchecked(body, "backup progress");
             String schema = x.oneOf(List.of("main", "main", "temp", "aux", "nosuch"));
             PanliteConnection p = c.unwrap(PanliteConnection.class);
             if (x.r.nextBoolean()) {
@@ -611,11 +519,7 @@ final class Actions {
                 p.restore(schema, x.chance(90) ? file : java.nio.file.Path.of("/nonexistent/x.db"), progress);
             }
         });
-        add("backup.run", 2, x -> {
-            Connection c = x.conn();
-            if (c == null) {
-                return;
-            }
+        addConn("backup.run", 2, (x, c) -> {
             String file = x.w.file(2 + x.r.nextInt(2));
             String sql = x.oneOf(List.of("backup to ", "restore from ", "backup main to ", "restore main from ", "backup temp to "))
                     + (x.r.nextBoolean() ? "'" + file + "'" : file);
@@ -630,6 +534,15 @@ final class Actions {
     static void close(AutoCloseable c) throws Exception {
         if (c != null) {
             c.close();
+        }
+    }
+
+    /** Shares a result set with the other threads ({@code percent} of the time), else reads and closes it. */
+    static void keepOrDrain(Ctx x, ResultSet rs, int percent) throws SQLException {
+        if (x.chance(percent)) {
+            x.w.results.put(x.r, rs);
+        } else {
+            drain(x, rs);
         }
     }
 

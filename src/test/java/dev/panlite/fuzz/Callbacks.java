@@ -255,24 +255,48 @@ final class Callbacks {
                     return null; // a factory that supplies no aggregate
                 }
                 default -> {
-                    return new SqlAggregate() {
-                        long rows;
-
-                        @Override
-                        public void step(Object[] args) throws Exception {
-                            rows++;
-                            misbehave(w, stepMood, own, name, args);
-                        }
-
-                        @Override
-                        public Object finish() throws Exception {
-                            Object v = misbehave(w, finishMood, own, name, new Object[] {rows});
-                            return finishMood == Mood.IDENTITY ? rows : v;
-                        }
-                    };
+                    return new Accumulator(w, own, name, stepMood, stepMood, finishMood);
                 }
             }
         };
+    }
+
+    /** An aggregate (and window function) whose every step can misbehave; counts the rows in its frame. */
+    private static final class Accumulator implements dev.panlite.SqlWindowFunction {
+        private final World w;
+        private final Connection own;
+        private final String name;
+        private final Mood stepMood;
+        private final Mood inverseMood;
+        private final Mood valueMood;
+        private long rows;
+
+        Accumulator(World w, Connection own, String name, Mood stepMood, Mood inverseMood, Mood valueMood) {
+            this.w = w;
+            this.own = own;
+            this.name = name;
+            this.stepMood = stepMood;
+            this.inverseMood = inverseMood;
+            this.valueMood = valueMood;
+        }
+
+        @Override
+        public void step(Object[] args) throws Exception {
+            rows++;
+            misbehave(w, stepMood, own, name, args);
+        }
+
+        @Override
+        public void inverse(Object[] args) throws Exception {
+            rows--;
+            misbehave(w, inverseMood, own, name, args);
+        }
+
+        @Override
+        public Object value() throws Exception {
+            Object v = misbehave(w, valueMood, own, name, new Object[] {rows});
+            return valueMood == Mood.IDENTITY ? rows : v;
+        }
     }
 
     static java.util.function.Supplier<dev.panlite.SqlWindowFunction> windowFactory(World w, Ctx x, Connection own, String name) {
@@ -280,27 +304,18 @@ final class Callbacks {
         Mood inverseMood = mood(x);
         Mood valueMood = mood(x);
         boolean nullFactory = x.chance(5);
-        return () -> nullFactory ? null : new dev.panlite.SqlWindowFunction() {
-            long rows;
+        return () -> nullFactory ? null : new Accumulator(w, own, name, stepMood, inverseMood, valueMood);
+    }
 
-            @Override
-            public void step(Object[] args) throws Exception {
-                rows++;
-                misbehave(w, stepMood, own, name, args);
-            }
-
-            @Override
-            public void inverse(Object[] args) throws Exception {
-                rows--;
-                misbehave(w, inverseMood, own, name, args);
-            }
-
-            @Override
-            public Object value() throws Exception {
-                Object v = misbehave(w, valueMood, own, name, new Object[] {rows});
-                return valueMood == Mood.IDENTITY ? rows : v;
-            }
-        };
+    /** Runs {@code body} where only unchecked throws are allowed (comparators, listeners, progress). */
+    static void runUnchecked(Body body, String where) {
+        try {
+            body.run();
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Exception e) {
+            throw new FuzzRuntime("fuzz: " + where + ": " + e);
+        }
     }
 
     static Comparator<String> collation(World w, Ctx x, Connection own, String name) {
@@ -313,13 +328,7 @@ final class Callbacks {
             case 3 -> Integer.MIN_VALUE; // a < b and b < a
             case 4 -> Integer.compare(a.length(), b.length());
             default -> {
-                try {
-                    misbehave(w, mood, own, name, new Object[] {a, b});
-                } catch (RuntimeException | Error e) {
-                    throw e;
-                } catch (Exception e) {
-                    throw new FuzzRuntime("fuzz: collation: " + e);
-                }
+                runUnchecked(() -> misbehave(w, mood, own, name, new Object[] {a, b}), "collation");
                 yield a.compareTo(b);
             }
         };
@@ -329,13 +338,7 @@ final class Callbacks {
         Mood mood = mood(x);
         return new ChangeListener() {
             private void act(Object what) {
-                try {
-                    misbehave(w, mood, own, "listener", new Object[] {what});
-                } catch (RuntimeException | Error e) {
-                    throw e;
-                } catch (Exception e) {
-                    throw new FuzzRuntime("fuzz: listener: " + e);
-                }
+                runUnchecked(() -> misbehave(w, mood, own, "listener", new Object[] {what}), "listener");
             }
 
             @Override
