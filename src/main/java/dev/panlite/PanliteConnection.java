@@ -52,6 +52,14 @@ public interface PanliteConnection extends Connection {
     void removeChangeListener(ChangeListener listener) throws SQLException;
 
     /**
+     * Lets {@code handler} decide how long this connection waits for a lock another connection
+     * holds, instead of {@code busy_timeout} (the incumbent's {@code BusyHandler.setHandler}); null
+     * goes back to {@code busy_timeout}. It is consulted by the driver's Java-side wait, never
+     * inside SQLite.
+     */
+    void setBusyHandler(BusyHandler handler) throws SQLException;
+
+    /**
      * Makes an aggregate window function callable from SQL as {@code name}: {@code factory}
      * supplies one {@link SqlWindowFunction} per partition (sqlite3_create_window_function). Works
      * with sliding frames ({@code ROWS BETWEEN 2 PRECEDING AND CURRENT ROW}) and as a plain aggregate.

@@ -31,8 +31,9 @@ public enum Setting {
             "Let SQL's load_extension() load SQLite extensions from shared libraries"
                     + " (sqlite3_enable_load_extension). Off by default: it runs native code named in SQL."),
     BUSY_TIMEOUT("busy_timeout", Use.OPEN, Values.range(0, Integer.MAX_VALUE), "3000",
-            "Milliseconds to keep retrying while another connection holds a lock, before failing"
-                    + " with SQLITE_BUSY (sqlite3_busy_timeout); 0 fails at once."),
+            "Milliseconds to wait while another connection holds the write lock, before failing"
+                    + " with SQLITE_BUSY; 0 fails at once. The wait is in Java (a fair queue within the"
+                    + " JVM, retries for other processes), never asleep inside SQLite."),
 
     // ---- PRAGMAs run right after open, in this order; none unless given.
     ENCODING("encoding", Use.PRAGMA, Values.encoding(), null,
@@ -165,11 +166,14 @@ public enum Setting {
                     + " asked for."),
     JDBC_EXPLICIT_READONLY("jdbc.explicit_readonly", Use.DRIVER, Values.bool(), "false",
             "The incumbent's read-only transactions: setReadOnly(true) makes transactions read-only"
-                    + " (PRAGMA query_only, as Panlite always does), and the others begin IMMEDIATE"
-                    + " instead of DEFERRED."),
-    TRANSACTION_MODE("transaction_mode", Use.DRIVER, Values.transactionMode(), "DEFERRED",
-            "How transactions begin when auto-commit is off: BEGIN DEFERRED, IMMEDIATE (take the"
-                    + " write lock at once) or EXCLUSIVE."),
+                    + " (PRAGMA query_only, as Panlite always does), and the others begin IMMEDIATE even"
+                    + " with transaction_mode=DEFERRED."),
+    TRANSACTION_MODE("transaction_mode", Use.DRIVER, Values.transactionMode(), "IMMEDIATE",
+            "How transactions begin when auto-commit is off (lazily, at the first statement):"
+                    + " IMMEDIATE takes the write lock at once, queueing fairly behind this JVM's other"
+                    + " writers; DEFERRED waits for the first write, which then fails with SQLITE_BUSY"
+                    + " when another connection is writing; EXCLUSIVE. Read-only connections always"
+                    + " begin deferred."),
     DATE_CLASS("date_class", Use.DRIVER, Values.oneOf("INTEGER", "TEXT", "REAL"), "INTEGER",
             "How Date, Time and Timestamp values are stored: INTEGER (since the Unix epoch, in"
                     + " date_precision units), TEXT (in date_string_format) or REAL (Julian day)."),

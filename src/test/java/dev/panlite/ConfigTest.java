@@ -61,8 +61,8 @@ class ConfigTest {
         assertEquals(3000, c.busyTimeoutMillis());
         assertEquals(32, c.stmtCacheSize());
         assertTrue(c.cacheTxStatements());
-        assertEquals(TransactionMode.DEFERRED, c.transactionMode());
-        assertEquals("BEGIN DEFERRED", c.transactionMode().beginSql());
+        assertEquals(TransactionMode.IMMEDIATE, c.transactionMode());
+        assertEquals("BEGIN IMMEDIATE", c.transactionMode().beginSql());
         assertEquals(DateClass.INTEGER, c.dateClass());
         assertEquals(DatePrecision.MILLISECONDS, c.datePrecision());
         assertEquals("yyyy-MM-dd HH:mm:ss.SSS", c.dateStringFormat());
@@ -465,7 +465,7 @@ class ConfigTest {
         }
         assertEquals("3000", byName(info, "busy_timeout").value);
         assertEquals("32", byName(info, "stmt_cache_size").value);
-        assertEquals("DEFERRED", byName(info, "transaction_mode").value);
+        assertEquals("IMMEDIATE", byName(info, "transaction_mode").value);
         assertArrayEquals(new String[] {"DELETE", "TRUNCATE", "PERSIST", "MEMORY", "WAL", "OFF"},
                 byName(info, "journal_mode").choices);
         assertArrayEquals(new String[] {"true", "false"}, byName(info, "foreign_keys").choices);

@@ -121,6 +121,29 @@ class DatabaseImageTest {
         assertTrue(Files.exists(copy));
     }
 
+    /** sqlite3_deserialize would close the b-tree under a running statement's cursors (a crash the fuzz found). */
+    @Test
+    void deserializeIsRefusedWhileAStatementReadsOrABlobIsOpen() throws Exception {
+        try (Connection c = TestDb.open(dir); Statement s = c.createStatement()) {
+            TestDb.exec(c, "CREATE TABLE t(x)", "INSERT INTO t VALUES (x'01'), (x'02'), (x'03')");
+            byte[] image = extras(c).serialize("main");
+            try (ResultSet rs = s.executeQuery("SELECT x FROM t")) {
+                assertTrue(rs.next());
+                SQLException e = assertThrows(SQLException.class, () -> extras(c).deserialize("main", image));
+                assertTrue(e.getMessage().contains("still running"), e.getMessage());
+                assertTrue(rs.next(), "the reading statement goes on unharmed");
+                assertTrue(rs.next());
+            }
+            java.sql.Blob blob = extras(c).openBlob("main", "t", "x", 1, false);
+            SQLException e = assertThrows(SQLException.class, () -> extras(c).deserialize("main", image));
+            assertTrue(e.getMessage().contains("blob"), e.getMessage());
+            assertEquals(1, blob.getBytes(1, 1)[0]);
+            blob.free();
+            extras(c).deserialize("main", image); // nothing reads now
+            assertEquals(3, scalar(c, "SELECT count(*) FROM t"));
+        }
+    }
+
     @Test
     void closedConnectionRefuses() throws SQLException {
         Connection c = TestDb.open(dir);

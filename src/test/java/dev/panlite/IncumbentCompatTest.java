@@ -264,8 +264,11 @@ class IncumbentCompatTest {
     @Test
     void explicitReadonlyKeepsItsMeaning() throws SQLException {
         assertEquals(TransactionMode.IMMEDIATE,
-                Config.parse("jdbc:sqlite:a.db?jdbc.explicit_readonly=true", null).transactionMode(),
+                Config.parse("jdbc:sqlite:a.db?jdbc.explicit_readonly=true&transaction_mode=DEFERRED", null)
+                        .transactionMode(),
                 "a writing transaction takes the write lock at BEGIN, as the incumbent's does");
+        assertEquals(TransactionMode.DEFERRED,
+                Config.parse("jdbc:sqlite:a.db?transaction_mode=DEFERRED", null).transactionMode());
         assertEquals(TransactionMode.EXCLUSIVE, Config.parse(
                 "jdbc:sqlite:a.db?jdbc.explicit_readonly=true&transaction_mode=EXCLUSIVE", null).transactionMode());
         try (Connection c = open("jdbc.explicit_readonly=true")) {
@@ -279,6 +282,38 @@ class IncumbentCompatTest {
             c.setReadOnly(false);
             TestDb.exec(c, "INSERT INTO t(x) VALUES ('a')");
             c.commit();
+        }
+    }
+
+    /** Where Panlite is more lenient than the incumbent's own tests expect (README: Moving from the incumbent). */
+    @Test
+    void conventionsPanliteKeeps() throws SQLException {
+        try (Connection c = open(""); Statement s = c.createStatement()) {
+            s.setEscapeProcessing(true); // the incumbent refuses true; SQLite has no escapes to process either way
+            try (ResultSet rs = s.executeQuery("SELECT t.id FROM t AS t UNION ALL SELECT 1")) {
+                assertEquals(1, rs.findColumn("t.id"), "a qualified label finds its column; the incumbent throws");
+            }
+            assertFalse(s.getMoreResults());
+            assertEquals(null, s.getResultSet(), "JDBC: null when there is none; the incumbent throws");
+        }
+    }
+
+    /** Result set metadata where the incumbent's RSMetaDataTest expects its own conventions. */
+    @Test
+    void resultSetMetadataConventions() throws SQLException {
+        try (Connection c = open(""); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE people(pid INTEGER PRIMARY KEY, name string, born DATETIME)");
+            s.execute("INSERT INTO people VALUES (1, 'Ada', 0)");
+            try (ResultSet rs = s.executeQuery("SELECT pid, name, born, 1 + 1 FROM people")) {
+                java.sql.ResultSetMetaData md = rs.getMetaData();
+                assertEquals(java.sql.Types.NUMERIC, md.getColumnType(2), "STRING has SQLite's NUMERIC affinity");
+                assertEquals(java.sql.Types.TIMESTAMP, md.getColumnType(3), "DATETIME holds a time of day");
+                assertEquals(java.sql.Types.OTHER, md.getColumnType(4), "an expression before next(): no value yet");
+                assertEquals(java.sql.ResultSetMetaData.columnNullableUnknown, md.isNullable(4));
+                assertEquals("", md.getCatalogName(1), "SQLite has no catalogs; the incumbent answers the table name");
+                assertTrue(rs.next());
+                assertEquals(java.sql.Types.BIGINT, rs.getMetaData().getColumnType(4), "on a row: the value's type (64-bit)");
+            }
         }
     }
 

@@ -36,24 +36,20 @@ public final class BlobHandle {
 
     /** Reads {@code n} bytes at {@code offset} into {@code into[at..]}; takes the lock. */
     public void read(int offset, byte[] into, int at, int n) throws SQLException {
-        db.lock();
-        try {
-            check();
-            int rc = db.scratch().blobRead(handle, offset, into, at, n);
-            if (rc != Sqlite.OK) {
-                throw db.error(rc, null, ResultCodes.Phase.EXECUTE);
-            }
-        } finally {
-            db.unlock();
-        }
+        io(false, offset, into, at, n);
     }
 
     /** Writes {@code from[at..at+n)} at {@code offset}; takes the lock. */
     public void write(int offset, byte[] from, int at, int n) throws SQLException {
+        io(true, offset, from, at, n);
+    }
+
+    private void io(boolean write, int offset, byte[] bytes, int at, int n) throws SQLException {
         db.lock();
         try {
             check();
-            int rc = db.scratch().blobWrite(handle, offset, from, at, n);
+            int rc = write ? db.scratch().blobWrite(handle, offset, bytes, at, n)
+                    : db.scratch().blobRead(handle, offset, bytes, at, n);
             if (rc != Sqlite.OK) {
                 throw db.error(rc, null, ResultCodes.Phase.EXECUTE);
             }

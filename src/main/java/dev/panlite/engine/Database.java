@@ -30,6 +30,7 @@ public final class Database {
     private final Scratch scratch;
     private final StatementCache cache; // null when stmt_cache_size=0
     private final TxStatements tx;
+    private final WriteAccess writeAccess; // the write gate and the Java-side busy wait
     private long db;
     private java.nio.file.Path resourceCopy; // jdbc:sqlite::resource: opens a temporary copy, deleted on close
     private volatile boolean closed;
@@ -50,6 +51,7 @@ public final class Database {
         this.scratch = new Scratch();
         this.cache = config.stmtCacheSize() > 0 ? new StatementCache(config.stmtCacheSize()) : null;
         this.tx = new TxStatements(this, config.transactionMode().beginSql(), config.cacheTxStatements());
+        this.writeAccess = new WriteAccess(this, Sqlite.mainFilename(db), config.busyTimeoutMillis());
         Reclaimer.opened();
     }
 
@@ -95,7 +97,8 @@ public final class Database {
             }
             execute(config.keyPragma());
         }
-        Sqlite.busyTimeout(db, config.busyTimeoutMillis());
+        // SQLite never sleeps inside a downcall: busy_timeout is honoured by the Java-side wait (WriteAccess)
+        Sqlite.busyTimeout(db, 0);
         if (config.loadExtensions() && Sqlite.enableLoadExtension(db, true) != Sqlite.OK) {
             throw ResultCodes.exception(Sqlite.ERROR, "enable_load_extension: this SQLite build cannot load extensions",
                     null, ResultCodes.Phase.EXECUTE);
@@ -148,6 +151,28 @@ public final class Database {
             interrupt();
             lock.lock();
         }
+    }
+
+    WriteAccess writeAccess() {
+        return writeAccess;
+    }
+
+    /** True when the connection cannot write: its transactions begin deferred and never queue for the gate. */
+    boolean readOnlyAny() {
+        return readOnly || config.readOnlyOpen();
+    }
+
+    /**
+     * Consulted by the Java-side wait for locks instead of busy_timeout (null: busy_timeout again).
+     * Safe from any thread.
+     */
+    public void setBusyHandler(dev.panlite.BusyHandler handler) {
+        writeAccess.setBusyHandler(handler);
+    }
+
+    /** Whether this connection holds its file's write gate now (tests and diagnostics). Lock held. */
+    public boolean holdsWriteGate() {
+        return writeAccess.holdsGate();
     }
 
     /**
@@ -226,6 +251,10 @@ public final class Database {
     /** The exception for a failed call that returned {@code rc}, with SQLite's message for this connection. */
     public SQLException error(int rc, String sql, ResultCodes.Phase phase) {
         assert isLockedByMe();
+        SQLException pending = writeAccess.takePending(); // the write path's own failure behind rc
+        if (pending != null) {
+            return pending;
+        }
         int extended = Sqlite.extendedErrcode(db);
         String message;
         if ((extended & 0xff) == (rc & 0xff)) {
@@ -353,13 +382,78 @@ public final class Database {
     public Executed executeUntilQuery(String sqlText, byte[] utf8, int offset) throws SQLException {
         assert isLockedByMe();
         checkOpen();
-        int rc = Fused.execNoArgs(scratch, db, utf8, offset, utf8.length - offset);
-        long query = scratch.preparedStmt();
-        if (rc != Sqlite.ROW && rc != Sqlite.DONE) {
-            throw error(rc, sqlText, scratch.tailOffset() < 0 ? ResultCodes.Phase.PREPARE : ResultCodes.Phase.EXECUTE);
+        // SQL text is not prepared before it runs, so the gate is taken from its first keyword
+        boolean gated = !writeAccess.holdsGate() && !readOnlyAny() && SqlText.mayWrite(sqlText)
+                && Sqlite.getAutocommit(db);
+        if (gated) {
+            writeAccess.acquire(sqlText);
         }
-        Stmt stmt = query == 0 ? null : new Stmt(this, query, sqlText, false);
-        return new Executed(stmt, rc, utf8, scratch.tailOffset());
+        StatementEvent event = new StatementEvent();
+        event.begin();
+        try {
+            int rc = Fused.execNoArgs(scratch, db, utf8, offset, utf8.length - offset);
+            if ((rc & 0xff) == Sqlite.BUSY && scratch.tailOffset() >= 0) {
+                rc = retryBusyText(rc, sqlText, utf8, offset);
+            }
+            long query = scratch.preparedStmt();
+            event.end();
+            if (event.shouldCommit()) {
+                event.sql = sqlText;
+                event.file = writeAccess.file();
+                event.resultCode = rc;
+                event.commit();
+            }
+            if (rc != Sqlite.ROW && rc != Sqlite.DONE) {
+                throw error(rc, sqlText, scratch.tailOffset() < 0 ? ResultCodes.Phase.PREPARE : ResultCodes.Phase.EXECUTE);
+            }
+            Stmt stmt = query == 0 ? null : new Stmt(this, query, sqlText, false);
+            if (stmt != null) {
+                stmt.markStepped();
+                if (gated && writeAccess.holdsGate() && stmt.writes()) {
+                    writeAccess.holdFor(stmt); // INSERT ... RETURNING: the gate stays until its rows are read
+                    gated = false;
+                }
+            }
+            return new Executed(stmt, rc, utf8, scratch.tailOffset());
+        } finally {
+            writeAccess.releaseIfNoTransaction(); // also when SQL text ended a transaction (COMMIT as text)
+        }
+    }
+
+    /**
+     * SQLITE_BUSY from the fused exec: the statements before the failing one ran (and committed, in
+     * auto-commit mode), so the retry starts at the failing one. Its start is found by preparing the
+     * text again from {@code offset} (only on this slow path).
+     */
+    private int retryBusyText(int rc, String sqlText, byte[] utf8, int offset) {
+        int[] start = {statementStart(utf8, offset, scratch.tailOffset())};
+        String failing = new String(utf8, start[0], utf8.length - start[0], StandardCharsets.UTF_8);
+        String keyword = SqlText.firstKeyword(failing);
+        boolean commit = keyword.equals("COMMIT") || keyword.equals("END");
+        return writeAccess.retryBusy(rc, sqlText, commit, () -> {
+            int again = Fused.execNoArgs(scratch, db, utf8, start[0], utf8.length - start[0]);
+            if ((again & 0xff) == Sqlite.BUSY && scratch.tailOffset() >= 0) {
+                start[0] = statementStart(utf8, start[0], scratch.tailOffset());
+            }
+            return again;
+        });
+    }
+
+    /** Where the statement ending at {@code tail} starts, preparing (not running) from {@code from}. */
+    private int statementStart(byte[] utf8, int from, int tail) {
+        int at = from;
+        while (true) {
+            int rc = scratch.prepare(db, utf8, at, utf8.length - at, 0);
+            long handle = scratch.preparedStmt();
+            int next = scratch.tailOffset();
+            if (handle != 0) {
+                Sqlite.finalizeStmt(handle);
+            }
+            if (rc != Sqlite.OK || next >= tail || next <= at) {
+                return at;
+            }
+            at = next;
+        }
     }
 
     /** Runs every statement of {@code sql}, discarding rows (settings, savepoints, scripts). Lock held. */
@@ -422,10 +516,17 @@ public final class Database {
         checkOpen();
         if (!autoCommit && Sqlite.getAutocommit(db)) {
             transactionNumber++;
-            if (readOnly || config.readOnlyOpen()) {
-                tx.beginReadOnly();
+            if (readOnlyAny()) {
+                tx.beginReadOnly(); // never queues for the gate
+            } else if (config.transactionMode() == dev.panlite.TransactionMode.DEFERRED) {
+                tx.begin(); // the caller chose deferred: no gate, an upgrade to writing may fail with SQLITE_BUSY
             } else {
-                tx.begin();
+                writeAccess.acquire(config.transactionMode().beginSql());
+                try {
+                    tx.begin();
+                } finally {
+                    writeAccess.releaseIfNoTransaction(); // BEGIN failed: nothing holds SQLite's lock
+                }
             }
         }
     }
@@ -446,23 +547,35 @@ public final class Database {
 
     /** JDBC setAutoCommit: switching it on inside a transaction commits. Lock held. */
     public void setAutoCommit(boolean on) throws SQLException {
-        if (on && !autoCommit && inTransaction()) {
-            tx.commit();
+        try {
+            if (on && !autoCommit && inTransaction()) {
+                tx.commit();
+            }
+        } finally {
+            writeAccess.releaseIfNoTransaction();
         }
         autoCommit = on;
     }
 
     /** Commits the open transaction, if any; a failed COMMIT (e.g. BUSY) leaves it open to retry. Lock held. */
     public void commit() throws SQLException {
-        if (inTransaction()) {
-            tx.commit();
+        try {
+            if (inTransaction()) {
+                tx.commit();
+            }
+        } finally {
+            writeAccess.releaseIfNoTransaction(); // a failed COMMIT leaves the transaction, and the gate, to retry
         }
     }
 
     /** Rolls back the open transaction, if any. Lock held. */
     public void rollback() throws SQLException {
-        if (inTransaction()) {
-            tx.rollback();
+        try {
+            if (inTransaction()) {
+                tx.rollback();
+            }
+        } finally {
+            writeAccess.releaseIfNoTransaction();
         }
     }
 
@@ -543,6 +656,18 @@ public final class Database {
     public void deserialize(String schema, byte[] image) throws SQLException {
         assert isLockedByMe();
         refuseInCallback("deserialize");
+        // sqlite3_deserialize closes the schema's old b-tree under any statement still reading it (its
+        // cursors would dangle: found by the misuse fuzz): refuse while one runs or a blob is open
+        if (openBlobs != null) {
+            throw ResultCodes.exception(Sqlite.BUSY, "deserialize: a blob of this connection is open; free() it first",
+                    null, ResultCodes.Phase.EXECUTE);
+        }
+        for (long s = Sqlite.nextStmt(db, 0); s != 0; s = Sqlite.nextStmt(db, s)) {
+            if (Sqlite.stmtBusy(s)) {
+                throw ResultCodes.exception(Sqlite.BUSY, "deserialize: a statement of this connection is still"
+                        + " running (an open ResultSet?); close it first", null, ResultCodes.Phase.EXECUTE);
+            }
+        }
         int rc = Scratch.deserialize(db, schema, image);
         if (rc != Sqlite.OK) {
             throw error(rc, null, ResultCodes.Phase.EXECUTE);
@@ -645,6 +770,15 @@ public final class Database {
                 Sqlite.interrupt(db);
             }
         }
+        writeAccess.cancelWait("cancelled"); // a wait for the write gate is not inside SQLite
+    }
+
+    /**
+     * Call before taking the lock to close: a thread queued for the write gate holds the lock, so
+     * its wait ends first. (A busy handler closing its own connection: see close, closeWhenIdle.)
+     */
+    public void beforeClose() {
+        writeAccess.cancelWait("closed");
     }
 
     /** Starts the clock for a statement with a timeout; pass the result to {@link #disarm}. Lock held. */
@@ -720,12 +854,13 @@ public final class Database {
      * every call from now on.
      */
     public void close() {
+        beforeClose();
         lock.lock();
         try {
             if (closed) {
                 return;
             }
-            if (scratch.callbacks().depth() > 0) {
+            if (scratch.callbacks().depth() > 0 || writeAccess.consultingHandler()) { // the busy handler too
                 closeWhenIdle = true;
                 return;
             }
@@ -751,6 +886,9 @@ public final class Database {
             Reclaimer.closed();
             ResourceDatabase.delete(resourceCopy);
         } finally {
+            if (closed) {
+                writeAccess.close(); // SQLite rolled the transaction back: the gate goes, whatever failed above
+            }
             lock.unlock();
         }
     }

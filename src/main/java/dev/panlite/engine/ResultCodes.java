@@ -113,6 +113,9 @@ public final class ResultCodes {
             case 1288 -> "SQLITE_READONLY_CANTINIT";
             case 1544 -> "SQLITE_READONLY_DIRECTORY";
             case 516 -> "SQLITE_ABORT_ROLLBACK";
+            case 261 -> "SQLITE_BUSY_RECOVERY";
+            case 517 -> "SQLITE_BUSY_SNAPSHOT";
+            case 773 -> "SQLITE_BUSY_TIMEOUT";
             case 275 -> "SQLITE_CONSTRAINT_CHECK";
             case 531 -> "SQLITE_CONSTRAINT_COMMITHOOK";
             case 787 -> "SQLITE_CONSTRAINT_FOREIGNKEY";
@@ -137,6 +140,11 @@ public final class ResultCodes {
         int primary = extended & 0xff;
         String text = (message == null || message.isEmpty() ? name(primary) : message) + " [" + name(extended) + "]"
                 + (sql == null ? "" : " in SQL: " + abbreviate(sql));
+        if (extended == 517) { // SQLITE_BUSY_SNAPSHOT: waiting cannot help, the transaction read a stale snapshot
+            return new Rollback(text + ". Another connection wrote after this transaction began reading: roll back"
+                    + " and retry the transaction. transaction_mode=IMMEDIATE (Panlite's default) takes the write"
+                    + " lock at BEGIN and avoids this", "40001", extended);
+        }
         return switch (primary) {
             case 19 -> new Integrity(text, constraintState(extended), extended);
             case 5, 6 -> new Transient(text, "40001", extended);
@@ -179,6 +187,25 @@ public final class ResultCodes {
         private final int extended;
 
         Integrity(String message, String state, int extended) {
+            super(message, state, extended & 0xff);
+            this.extended = extended;
+        }
+
+        @Override
+        public int extendedCode() {
+            return extended;
+        }
+
+        @Override
+        public String codeName() {
+            return name(extended);
+        }
+    }
+
+    private static final class Rollback extends java.sql.SQLTransactionRollbackException implements SqliteError {
+        private final int extended;
+
+        Rollback(String message, String state, int extended) {
             super(message, state, extended & 0xff);
             this.extended = extended;
         }

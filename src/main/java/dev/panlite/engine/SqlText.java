@@ -97,4 +97,22 @@ public final class SqlText {
             default -> false;
         };
     }
+
+    /**
+     * Whether SQL text run without preparing it first (Statement.execute) queues for the write gate
+     * in auto-commit mode: everything but queries, EXPLAIN, PRAGMA (a PRAGMA that writes waits in
+     * the Java-side retry instead) and transaction control that takes no write lock.
+     */
+    public static boolean mayWrite(String sql) {
+        String keyword = firstKeyword(sql);
+        return switch (keyword) {
+            case "SELECT", "VALUES", "EXPLAIN", "PRAGMA", "COMMIT", "END", "ROLLBACK", "RELEASE", "SAVEPOINT" -> false;
+            case "WITH" -> cteLeadsAChange(sql);
+            case "BEGIN" -> {
+                String upper = sql.toUpperCase(Locale.ROOT);
+                yield upper.contains("IMMEDIATE") || upper.contains("EXCLUSIVE");
+            }
+            default -> true;
+        };
+    }
 }

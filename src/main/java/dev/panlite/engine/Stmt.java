@@ -28,6 +28,8 @@ public final class Stmt {
     private BatchRows batch; // rows of a PreparedStatement batch; kept with the statement like its bindings
     private boolean clearPending; // clearParameters ran: SQLite's bindings are cleared at the next flush
     private boolean stepped; // stepped since the last reset: reset has work to do
+    private byte writes; // 0 not yet known, 1 yes, -1 no: see writes()
+    boolean commit; // the transaction statements' COMMIT: SQLITE_BUSY on it may always be retried
     private int running; // downcalls on this statement in progress (a callback inside one may come back here)
     private boolean finalizeWhenIdle; // finalize was asked for while running: done when the downcall returns
     Stmt prevLive; // the connection's list of every statement it prepared (Database.register)
@@ -109,21 +111,41 @@ public final class Stmt {
     }
 
     /**
-     * sqlite3_step: ROW, DONE, or an error code (turned into an exception by the caller); MISUSE
-     * when a callback inside this statement's own downcall tries to step it again.
+     * sqlite3_step: ROW, DONE, or an error code (turned into an exception by the caller with
+     * {@link Database#error}); MISUSE when a callback inside this statement's own downcall tries to
+     * step it again. The first step of an execution goes through the write path (the write gate,
+     * SQLITE_BUSY retried in Java).
      */
     public int step() {
         assert db.isLockedByMe();
         if (running > 0 || handle == 0) {
             return Sqlite.MISUSE;
         }
+        boolean first = !stepped;
         stepped = true;
         running++;
         try {
-            return Sqlite.step(handle);
+            return first ? db.writeAccess().firstStep(this) : Sqlite.step(handle);
         } finally {
             idle();
         }
+    }
+
+    /** A statement the fused exec already stepped once: its next step is not a first one. */
+    void markStepped() {
+        stepped = true;
+    }
+
+    /** sqlite3_stmt_readonly == 0: the statement may write the database file (asked once). */
+    boolean writes() {
+        if (writes == 0) {
+            writes = (byte) (Sqlite.stmtReadonly(handle) ? -1 : 1);
+        }
+        return writes > 0;
+    }
+
+    boolean isCommit() {
+        return commit;
     }
 
     /** Ends the current execution (bindings stay, for re-execution). Returns reset's code. */
@@ -141,6 +163,7 @@ public final class Stmt {
             return Sqlite.reset(handle);
         } finally {
             idle();
+            db.writeAccess().afterReset(this); // an auto-commit write is over: the gate goes
         }
     }
 
@@ -174,6 +197,7 @@ public final class Stmt {
             return Fused.resetClear(handle);
         } finally {
             idle();
+            db.writeAccess().afterReset(this);
         }
     }
 
@@ -315,6 +339,7 @@ public final class Stmt {
             Sqlite.finalizeStmt(h);
         } finally {
             running--;
+            db.writeAccess().afterReset(this);
         }
     }
 }

@@ -54,6 +54,7 @@ final class TxStatements {
         }
         if (commit == null) {
             commit = db.preparePersistent("COMMIT");
+            commit.commit = true; // SQLITE_BUSY on COMMIT may be retried: the transaction stays open
         }
         run(commit);
     }

@@ -98,6 +98,11 @@ public final class Sqlite {
     private static final MethodHandle GET_AUTOCOMMIT = bind("sqlite3_get_autocommit",
             FunctionDescriptor.of(JAVA_INT, ADDRESS), CRITICAL);
     private static final MethodHandle INTERRUPT_DB = bind("sqlite3_interrupt", FunctionDescriptor.ofVoid(ADDRESS));
+    // the write path (engine/WriteGate, engine/BusyWait): which file, whether a transaction holds a lock
+    private static final MethodHandle DB_FILENAME = bind("sqlite3_db_filename",
+            FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS));
+    private static final MethodHandle TXN_STATE = bind("sqlite3_txn_state",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS), CRITICAL);
     private static final MethodHandle NEXT_STMT = bind("sqlite3_next_stmt", FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS));
     private static final MethodHandle TABLE_COLUMN_METADATA = bind("sqlite3_table_column_metadata",
             FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS));
@@ -106,6 +111,8 @@ public final class Sqlite {
     private static final MethodHandle PREPARE_V3 = bind("sqlite3_prepare_v3",
             FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS));
     private static final MethodHandle STEP = bind("sqlite3_step", FunctionDescriptor.of(JAVA_INT, ADDRESS));
+    private static final MethodHandle STMT_READONLY = bind("sqlite3_stmt_readonly",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS), CRITICAL);
     private static final MethodHandle RESET = bind("sqlite3_reset", FunctionDescriptor.of(JAVA_INT, ADDRESS));
     private static final MethodHandle FINALIZE = bind("sqlite3_finalize", FunctionDescriptor.of(JAVA_INT, ADDRESS));
     private static final MethodHandle CLEAR_BINDINGS = bind("sqlite3_clear_bindings",
@@ -377,6 +384,40 @@ public final class Sqlite {
     public static long lastInsertRowid(long db) {
         try {
             return (long) LAST_INSERT_ROWID.invokeExact(ptr(db));
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    /** SQLITE_TXN_NONE: no transaction holds a lock on any schema of the connection (sqlite3_txn_state). */
+    public static final int TXN_NONE = 0;
+
+    /** sqlite3_txn_state(db, NULL): the highest transaction state over all schemas. */
+    public static int txnState(long db) {
+        try {
+            return (int) TXN_STATE.invokeExact(ptr(db), MemorySegment.NULL);
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    /**
+     * The file of the "main" schema as SQLite resolved it (absolute), or "" for an in-memory or
+     * temporary database (sqlite3_db_filename); copied to Java at once.
+     */
+    public static String mainFilename(long db) {
+        try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+            String name = cString((MemorySegment) DB_FILENAME.invokeExact(ptr(db), arena.allocateFrom("main")));
+            return name == null ? "" : name;
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    /** sqlite3_stmt_readonly: true when the statement cannot change the database file itself. */
+    public static boolean stmtReadonly(long stmt) {
+        try {
+            return (int) STMT_READONLY.invokeExact(ptr(stmt)) != 0;
         } catch (Throwable t) {
             throw fail(t);
         }
@@ -832,6 +873,17 @@ public final class Sqlite {
             FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, JAVA_INT));
     private static final MethodHandle BLOB_BYTES = bind("sqlite3_blob_bytes", FunctionDescriptor.of(JAVA_INT, ADDRESS));
     private static final MethodHandle BLOB_CLOSE = bind("sqlite3_blob_close", FunctionDescriptor.of(JAVA_INT, ADDRESS));
+    private static final MethodHandle STMT_BUSY = bind("sqlite3_stmt_busy", FunctionDescriptor.of(JAVA_INT, ADDRESS),
+            CRITICAL);
+
+    /** Whether {@code stmt} has stepped and not been reset: it holds cursors on its database. */
+    public static boolean stmtBusy(long stmt) {
+        try {
+            return (int) STMT_BUSY.invokeExact(ptr(stmt)) != 0;
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
 
     /** The bytes of schema {@code schema} (a copy SQLite allocated: free it with {@link #free}); NULL on failure. */
     static MemorySegment serialize(long db, MemorySegment schema, MemorySegment outSize) {

@@ -329,7 +329,7 @@ abstract class AbstractResultSet implements ResultSet {
             return switch (type) {
                 case NULL -> null;
                 case INTEGER -> BigDecimal.valueOf(longValue(c));
-                case FLOAT -> BigDecimal.valueOf(doubleValue(c));
+                case FLOAT -> decimalOf(doubleValue(c));
                 default -> parseDecimal(textValue(c));
             };
         } finally {
@@ -350,6 +350,14 @@ abstract class AbstractResultSet implements ResultSet {
         } catch (NumberFormatException e) {
             throw Errors.conversion("Cannot read '" + text + "' as a number");
         }
+    }
+
+    /** SQLite stores Inf (1e999) and, from functions, NaN as REAL: no BigDecimal has those. */
+    private static BigDecimal decimalOf(double value) throws SQLException {
+        if (Double.isNaN(value) || Double.isInfinite(value)) {
+            throw Errors.conversion("Cannot read " + value + " as a decimal");
+        }
+        return BigDecimal.valueOf(value);
     }
 
     private static BigDecimal parseDecimal(String text) throws SQLException {

@@ -421,6 +421,7 @@ public final class JdbcConnection implements PanliteConnection {
 
     @Override
     public void close() throws SQLException {
+        db.beforeClose(); // ends a wait for the write gate (close with the reason "closed")
         db.lockInterrupting(); // from another thread: a running statement is interrupted, not waited out
         try {
             if (db.isClosed()) {
@@ -718,6 +719,12 @@ public final class JdbcConnection implements PanliteConnection {
         if (nArgs < -1 || nArgs > 127) {
             throw Errors.badArgument("nArgs must be -1 (any) or 0..127, not " + nArgs);
         }
+    }
+
+    @Override
+    public void setBusyHandler(dev.panlite.BusyHandler handler) throws SQLException {
+        checkOpen();
+        db.setBusyHandler(handler);
     }
 
     @Override

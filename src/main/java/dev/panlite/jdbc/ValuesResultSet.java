@@ -22,10 +22,18 @@ final class ValuesResultSet extends AbstractResultSet {
         this.rows = rows;
     }
 
+    /**
+     * Nothing native to guard, but the cursor (row, current) must not move under a reader on
+     * another thread: a getter would find the row gone (the misuse fuzz found an NPE there).
+     */
+    private final java.util.concurrent.locks.ReentrantLock guard = new java.util.concurrent.locks.ReentrantLock();
+
     @Override
     void enter() throws SQLException {
-        // nothing native to guard; but it closes with its statement (and so with the connection)
+        guard.lock();
+        // it closes with its statement (and so with the connection)
         if (!closed && statement != null && statement.isClosed()) {
+            guard.unlock();
             throw Errors.closed("result set");
         }
     }
@@ -37,10 +45,12 @@ final class ValuesResultSet extends AbstractResultSet {
 
     @Override
     void enterForClose() {
+        guard.lock();
     }
 
     @Override
     void exit() {
+        guard.unlock();
     }
 
     @Override
@@ -55,7 +65,8 @@ final class ValuesResultSet extends AbstractResultSet {
 
     @Override
     void release() {
-        current = null;
+        // current stays: the statement may close this from another thread while a reader holds the guard;
+        // the closed flag, checked under the guard, stops later reads
     }
 
     @Override

@@ -505,6 +505,21 @@ final class Actions {
                     x.oneOf(List.of(1L, 2L, 3L, 4L, 5L, 0L, -1L, Long.MAX_VALUE)), x.r.nextBoolean()));
         });
 
+        add("blob.stream", 2, x -> { // a stream outliving its blob, its connection, shared across threads
+            Blob b = x.w.blobs.pick(x.r);
+            if (b != null) {
+                if (x.r.nextBoolean()) {
+                    readAll(b.getBinaryStream(1, Math.min(b.length(), 3)));
+                } else {
+                    try (java.io.OutputStream out = b.setBinaryStream(x.oneOf(List.of(1L, 2L, 0L)))) {
+                        out.write(new byte[x.r.nextInt(4)]);
+                    } catch (IOException expected) {
+                        // past the end, closed, read-only: an error, never a crash
+                    }
+                }
+            }
+        });
+
         // ---------------------------------------------------------------- backup / restore
         addConn("backup.api", 2, (x, c) -> {
             java.nio.file.Path file = java.nio.file.Path.of(x.w.file(2 + x.r.nextInt(2)));

@@ -303,8 +303,12 @@ final class Callbacks {
         Mood stepMood = mood(x);
         Mood inverseMood = mood(x);
         Mood valueMood = mood(x);
-        boolean nullFactory = x.chance(5);
-        return () -> nullFactory ? null : new Accumulator(w, own, name, stepMood, inverseMood, valueMood);
+        Mood factoryMood = x.chance(90) ? Mood.IDENTITY : x.oneOf(List.of(Mood.THROW_RUNTIME, Mood.ODD_TYPE));
+        return () -> switch (factoryMood) {
+            case THROW_RUNTIME -> throw new FuzzRuntime("fuzz: window factory throws");
+            case ODD_TYPE -> null; // a factory that supplies no window function
+            default -> new Accumulator(w, own, name, stepMood, inverseMood, valueMood);
+        };
     }
 
     /** Runs {@code body} where only unchecked throws are allowed (comparators, listeners, progress). */

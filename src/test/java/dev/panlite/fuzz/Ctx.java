@@ -121,6 +121,8 @@ final class Ctx {
             "SELECT fz_f(fz_f(id)) FROM t ORDER BY 1",
             "SELECT fz_agg(a), fz_agg2(b, c) FROM t GROUP BY c % 2",
             "SELECT fz_agg(a) OVER (ORDER BY id) FROM t",
+            "SELECT fz_win(a) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM t",
+            "SELECT fz_win(id) OVER (PARTITION BY c % 2 ORDER BY id ROWS 2 PRECEDING), fz_win(a) FROM t GROUP BY id",
             "SELECT b FROM t ORDER BY b COLLATE fz_coll",
             "SELECT id, fz_win(a) OVER (ORDER BY id ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) FROM t",
             "SELECT fz_win(c, b) OVER (PARTITION BY a % 2 ORDER BY id), fz_win(id) FROM t GROUP BY b",

@@ -310,7 +310,7 @@ class HikariTest {
                 rs.next();
                 assertEquals("wal", rs.getString(1));
             }
-            assertEquals(10000, one(c, "PRAGMA busy_timeout"));
+            assertEquals(10000, c.unwrap(PanliteConnection.class).config().busyTimeoutMillis());
             assertEquals(1, one(c, "PRAGMA foreign_keys"));
         }
     }

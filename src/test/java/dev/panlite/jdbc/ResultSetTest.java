@@ -116,6 +116,16 @@ class ResultSetTest {
     }
 
     @Test
+    void infinityAsBigDecimalIsAnSqlException() throws SQLException { // was NumberFormatException (fuzz seed 111)
+        try (ResultSet rs = row("SELECT 1e999, -1e999")) {
+            assertEquals(Double.POSITIVE_INFINITY, rs.getDouble(1));
+            assertThrows(SQLException.class, () -> rs.getBigDecimal(1));
+            assertThrows(SQLException.class, () -> rs.getBigDecimal(2));
+            assertThrows(SQLException.class, () -> rs.getObject(2, BigDecimal.class));
+        }
+    }
+
+    @Test
     void emptyResult() throws SQLException {
         try (ResultSet rs = stmt.executeQuery("SELECT id FROM t WHERE id < 0")) {
             assertFalse(rs.isBeforeFirst(), "JDBC: false when the result set has no rows");

@@ -394,7 +394,9 @@ class TransactionTest {
     @Test
     void aSavepointOfAnotherConnectionIsRejected() throws SQLException {
         createTable();
-        try (Connection c1 = TestDb.open(dir); Connection c2 = TestDb.open(dir)) {
+        // deferred: two IMMEDIATE transactions on one file would queue one behind the other
+        try (Connection c1 = TestDb.open(dir, "transaction_mode=DEFERRED");
+                Connection c2 = TestDb.open(dir, "transaction_mode=DEFERRED")) {
             c1.setAutoCommit(false);
             c2.setAutoCommit(false);
             Savepoint foreign = c2.setSavepoint("same");

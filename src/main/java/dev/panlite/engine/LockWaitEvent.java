@@ -1,0 +1,33 @@
+package dev.panlite.engine;
+
+import jdk.jfr.Category;
+import jdk.jfr.Description;
+import jdk.jfr.Event;
+import jdk.jfr.Label;
+import jdk.jfr.Name;
+import jdk.jfr.Timespan;
+
+/**
+ * JFR: a connection waited for a write lock (this JVM's write gate of the file, or a lock another
+ * process holds). Only created when a wait happens, so the uncontended path never touches it.
+ */
+@Name("dev.panlite.LockWait")
+@Label("SQLite Lock Wait")
+@Category({"Panlite", "SQLite"})
+@Description("A connection waited for the write lock of a database file")
+final class LockWaitEvent extends Event {
+    @Label("File")
+    String file;
+
+    @Label("Lock")
+    @Description("write gate (connections of this JVM) or SQLite lock (another process)")
+    String lock;
+
+    @Label("Waited")
+    @Timespan(Timespan.NANOSECONDS)
+    long nanos;
+
+    @Label("Outcome")
+    @Description("acquired, timed out, interrupted, cancelled, closed or refused by the busy handler")
+    String outcome;
+}

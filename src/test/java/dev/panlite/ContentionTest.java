@@ -1,0 +1,488 @@
+package dev.panlite;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.SQLNonTransientConnectionException;
+import java.sql.SQLTransactionRollbackException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Many writers, one file (issue 11): the default IMMEDIATE transactions, the write gate (FIFO,
+ * released on every path, never touched by readers), the Java-side wait for other processes, the
+ * busy handler, and the errors where waiting cannot help. No timed assertions: a test that would
+ * hang without the feature has a generous JUnit timeout as its guard.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class ContentionTest {
+    @TempDir
+    Path dir;
+
+    @BeforeEach
+    void schema() throws SQLException {
+        try (Connection c = open("journal_mode=WAL")) {
+            TestDb.exec(c, "CREATE TABLE t(id INTEGER PRIMARY KEY, v TEXT UNIQUE)", "CREATE TABLE n(k INTEGER PRIMARY KEY, c INTEGER)",
+                    "INSERT INTO n VALUES (1, 0)");
+        }
+    }
+
+    private Connection open(String query) throws SQLException {
+        return TestDb.open(dir, query);
+    }
+
+    private static void insert(Connection c, String v) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO t(v) VALUES (?)")) {
+            ps.setString(1, v);
+            ps.executeUpdate();
+        }
+    }
+
+    private static long count(Connection c, String sql) throws SQLException {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    /** A connection holding the write transaction (and so the gate) until committed or rolled back. */
+    private Connection writerInTransaction(String v) throws SQLException {
+        Connection c = open("");
+        c.setAutoCommit(false);
+        insert(c, v);
+        return c;
+    }
+
+    /** The gate and SQLite's write lock are free: a writer that may not wait at all succeeds. */
+    private void assertWritable(String v) throws SQLException {
+        try (Connection probe = open("busy_timeout=0")) {
+            insert(probe, v);
+        }
+    }
+
+    private void assertNotWritable() throws SQLException {
+        try (Connection probe = open("busy_timeout=0")) {
+            SQLException e = assertThrows(SQLException.class, () -> insert(probe, "probe"));
+            assertEquals(5, e.getErrorCode(), e.getMessage());
+        }
+    }
+
+    /** A busy handler that counts down {@code waiting} at its first call, then keeps waiting. */
+    private static BusyHandler signalling(CountDownLatch waiting) {
+        return (attempts, waited) -> {
+            if (attempts == 0) {
+                waiting.countDown();
+            }
+            return true;
+        };
+    }
+
+    // ------------------------------------------------------------------ defaults that don't fail
+
+    @Test
+    void readThenWriteTransactionsFromManyThreadsAllCommit() throws Exception {
+        int threads = 12;
+        int each = 40;
+        List<Throwable> failures = new CopyOnWriteArrayList<>();
+        List<Thread> started = new ArrayList<>();
+        for (int i = 0; i < threads; i++) {
+            int id = i;
+            started.add(Thread.ofPlatform().start(() -> {
+                try (Connection c = open("busy_timeout=60000")) {
+                    c.setAutoCommit(false);
+                    for (int k = 0; k < each; k++) {
+                        long seen = count(c, "SELECT c FROM n WHERE k = 1"); // read first ...
+                        try (PreparedStatement up = c.prepareStatement("UPDATE n SET c = ? WHERE k = 1")) {
+                            up.setLong(1, seen + 1); // ... then write what was read: lost updates would show
+                            up.executeUpdate();
+                        }
+                        insert(c, id + "-" + k);
+                        c.commit();
+                    }
+                } catch (Throwable t) {
+                    failures.add(t);
+                }
+            }));
+        }
+        for (Thread t : started) {
+            t.join();
+        }
+        assertTrue(failures.isEmpty(), () -> "failed: " + failures);
+        try (Connection c = open("")) {
+            assertEquals(threads * each, count(c, "SELECT c FROM n WHERE k = 1"), "no update was lost");
+            assertEquals(threads * each, count(c, "SELECT count(*) FROM t"));
+        }
+    }
+
+    @Test
+    void readersNeverQueueBehindAWriter() throws SQLException {
+        try (Connection writer = writerInTransaction("w");
+                Connection reader = open("busy_timeout=0");
+                Connection readOnly = open("busy_timeout=0")) {
+            assertEquals(0, count(reader, "SELECT count(*) FROM t"), "auto-commit query while the gate is held");
+            readOnly.setReadOnly(true);
+            readOnly.setAutoCommit(false); // a read-only transaction begins deferred and never takes the gate
+            assertEquals(0, count(readOnly, "SELECT count(*) FROM t"));
+            readOnly.commit();
+            writer.commit();
+        }
+    }
+
+    // ------------------------------------------------------------------ the gate: FIFO, released on every path
+
+    @Test
+    void queuedWritersAreServedInArrivalOrder() throws Exception {
+        List<Connection> writers = new ArrayList<>();
+        List<Thread> threads = new ArrayList<>();
+        List<Throwable> failures = new CopyOnWriteArrayList<>();
+        try (Connection holder = writerInTransaction("holder")) {
+            for (int i = 0; i < 6; i++) {
+                Connection w = open("busy_timeout=60000");
+                writers.add(w);
+                CountDownLatch waiting = new CountDownLatch(1);
+                w.unwrap(PanliteConnection.class).setBusyHandler(signalling(waiting));
+                String v = "w" + i;
+                threads.add(Thread.ofVirtual().start(() -> {
+                    try {
+                        insert(w, v);
+                    } catch (Throwable t) {
+                        failures.add(t);
+                    }
+                }));
+                waiting.await(); // writer i queues before writer i+1 starts
+            }
+            holder.commit();
+            for (Thread t : threads) {
+                t.join();
+            }
+        } finally {
+            for (Connection w : writers) {
+                w.close();
+            }
+        }
+        assertTrue(failures.isEmpty(), () -> "failed: " + failures);
+        List<String> order = new ArrayList<>();
+        try (Connection c = open(""); Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT v FROM t WHERE v LIKE 'w%' ORDER BY id")) {
+            while (rs.next()) {
+                order.add(rs.getString(1));
+            }
+        }
+        assertEquals(List.of("w0", "w1", "w2", "w3", "w4", "w5"), order);
+    }
+
+    @Test
+    void theGateIsReleasedByCommitRollbackCloseAndAbort() throws SQLException {
+        Connection c = writerInTransaction("a");
+        assertNotWritable();
+        c.commit();
+        assertWritable("p1");
+
+        insert(c, "b");
+        assertNotWritable();
+        c.rollback();
+        assertWritable("p2");
+
+        insert(c, "c");
+        c.close();
+        assertWritable("p3");
+
+        Connection aborted = writerInTransaction("d");
+        aborted.abort(Runnable::run);
+        assertWritable("p4");
+
+        Connection switched = writerInTransaction("e");
+        switched.setAutoCommit(true); // commits
+        assertWritable("p5");
+        switched.close();
+    }
+
+    @Test
+    void theGateIsReleasedWhenAStatementFails() throws SQLException {
+        try (Connection c = open("")) {
+            insert(c, "dup");
+            assertThrows(SQLException.class, () -> insert(c, "dup")); // auto-commit write fails
+            assertWritable("p1");
+            assertThrows(SQLException.class, () -> TestDb.exec(c, "INSERT INTO t(v) VALUES ('dup')")); // SQL text
+            assertWritable("p2");
+            c.setAutoCommit(false);
+            assertThrows(SQLException.class, () -> insert(c, "dup")); // the transaction stays open ...
+            assertNotWritable();
+            c.rollback(); // ... until rolled back
+            assertWritable("p3");
+        }
+    }
+
+    @Test
+    void aWaitThatRunsOutSaysHowLongAndForWhat() throws SQLException {
+        try (Connection holder = writerInTransaction("h"); Connection late = open("busy_timeout=50")) {
+            SQLException e = assertThrows(SQLException.class, () -> insert(late, "late"));
+            assertEquals(5, e.getErrorCode());
+            assertTrue(e.getMessage().contains("waited") && e.getMessage().contains("write gate")
+                    && e.getMessage().contains("busy_timeout=50"), e.getMessage());
+            late.setAutoCommit(false);
+            SQLException begin = assertThrows(SQLException.class, () -> insert(late, "late"));
+            assertTrue(begin.getMessage().contains("write gate"), begin.getMessage());
+            late.rollback();
+            late.setAutoCommit(true);
+            holder.commit();
+            insert(late, "late"); // nothing of the failed waits is left in the queue
+        }
+    }
+
+    @Test
+    void closingAConnectionFromAnotherThreadEndsItsWait() throws Exception {
+        try (Connection holder = writerInTransaction("h")) {
+            Connection waiter = open("busy_timeout=600000");
+            CountDownLatch waiting = new CountDownLatch(1);
+            waiter.unwrap(PanliteConnection.class).setBusyHandler(signalling(waiting));
+            AtomicReference<Throwable> failure = new AtomicReference<>();
+            Thread t = Thread.ofVirtual().start(() -> {
+                try {
+                    insert(waiter, "never");
+                } catch (Throwable e) {
+                    failure.set(e);
+                }
+            });
+            waiting.await();
+            waiter.close(); // would block until the wait ends, for busy_timeout, if close did not end it
+            t.join();
+            assertInstanceOf(SQLNonTransientConnectionException.class, failure.get());
+            holder.commit();
+        }
+        assertWritable("after"); // the closed waiter left nothing behind
+    }
+
+    @Test
+    void anInterruptedWaitFailsAndKeepsTheInterruptFlag() throws Exception {
+        try (Connection holder = writerInTransaction("h"); Connection waiter = open("busy_timeout=600000")) {
+            CountDownLatch waiting = new CountDownLatch(1);
+            waiter.unwrap(PanliteConnection.class).setBusyHandler(signalling(waiting));
+            AtomicReference<Throwable> failure = new AtomicReference<>();
+            AtomicReference<Boolean> flag = new AtomicReference<>();
+            Thread t = Thread.ofVirtual().start(() -> {
+                try {
+                    insert(waiter, "never");
+                } catch (Throwable e) {
+                    failure.set(e);
+                    flag.set(Thread.currentThread().isInterrupted());
+                }
+            });
+            waiting.await();
+            t.interrupt();
+            t.join();
+            assertInstanceOf(SQLException.class, failure.get());
+            assertTrue(failure.get().getMessage().contains("Interrupted"), failure.get().getMessage());
+            assertEquals(Boolean.TRUE, flag.get());
+            holder.commit();
+            insert(waiter, "after");
+        }
+    }
+
+    // ------------------------------------------------------------------ the busy handler
+
+    @Test
+    void theBusyHandlerDecidesHowLongToWait() throws SQLException {
+        try (Connection holder = writerInTransaction("h"); Connection waiter = open("busy_timeout=600000")) {
+            PanliteConnection p = waiter.unwrap(PanliteConnection.class);
+            List<Integer> asked = new CopyOnWriteArrayList<>();
+            p.setBusyHandler((attempts, waited) -> {
+                asked.add(attempts);
+                return attempts < 3;
+            });
+            SQLException e = assertThrows(SQLException.class, () -> insert(waiter, "w"));
+            assertEquals(List.of(0, 1, 2, 3), asked);
+            assertTrue(e.getMessage().contains("busy handler gave up"), e.getMessage());
+
+            // a handler that frees the lock and keeps waiting: the wait ends with the gate
+            p.setBusyHandler((attempts, waited) -> {
+                try {
+                    holder.commit();
+                } catch (SQLException ex) {
+                    throw new IllegalStateException(ex);
+                }
+                return true;
+            });
+            insert(waiter, "w");
+            p.setBusyHandler(null);
+        }
+    }
+
+    @Test
+    void aBusyHandlerThatThrowsFailsTheStatementWithItsCause() throws SQLException {
+        try (Connection holder = writerInTransaction("h"); Connection waiter = open("")) {
+            waiter.unwrap(PanliteConnection.class).setBusyHandler((attempts, waited) -> {
+                throw new IllegalStateException("no waiting here");
+            });
+            SQLException e = assertThrows(SQLException.class, () -> insert(waiter, "w"));
+            assertInstanceOf(IllegalStateException.class, e.getCause());
+            holder.commit();
+        }
+    }
+
+    @Test
+    void aBusyHandlerThatClosesItsConnectionEndsTheWait() throws SQLException {
+        try (Connection holder = writerInTransaction("h"); Connection waiter = open("busy_timeout=600000")) {
+            waiter.unwrap(PanliteConnection.class).setBusyHandler((attempts, waited) -> {
+                try {
+                    waiter.close();
+                } catch (SQLException e) {
+                    throw new IllegalStateException(e);
+                }
+                return true;
+            });
+            SQLException e = assertThrows(SQLException.class, () -> insert(waiter, "w"));
+            assertEquals("08003", e.getSQLState(), e.getMessage());
+            assertTrue(waiter.isClosed());
+            holder.commit();
+        }
+        assertWritable("after");
+    }
+
+    // ------------------------------------------------------------------ where waiting cannot help
+
+    @Test
+    void aStaleSnapshotAsksToRetryTheTransaction() throws SQLException {
+        try (Connection deferred = open("transaction_mode=DEFERRED&busy_timeout=600000"); Connection other = open("")) {
+            deferred.setAutoCommit(false);
+            count(deferred, "SELECT count(*) FROM t"); // the transaction's snapshot
+            insert(other, "newer"); // commits after it
+            SQLTransactionRollbackException e = assertThrows(SQLTransactionRollbackException.class,
+                    () -> insert(deferred, "stale"));
+            assertEquals("40001", e.getSQLState());
+            assertEquals(517, ((SqliteError) e).extendedCode());
+            assertTrue(e.getMessage().contains("retry the transaction")
+                    && e.getMessage().contains("transaction_mode=IMMEDIATE"), e.getMessage());
+            deferred.rollback();
+        }
+    }
+
+    @Test
+    void aDeferredTransactionThatReadFirstFailsAtOnceInsteadOfDeadlocking() throws SQLException {
+        try (Connection deferred = open("transaction_mode=DEFERRED&busy_timeout=600000");
+                Connection holder = writerInTransaction("h")) {
+            deferred.setAutoCommit(false);
+            count(deferred, "SELECT count(*) FROM t");
+            SQLException e = assertThrows(SQLException.class, () -> insert(deferred, "upgrade"));
+            assertEquals(5, e.getErrorCode());
+            assertTrue(e.getMessage().contains("transaction_mode=IMMEDIATE"), e.getMessage());
+            deferred.rollback();
+            holder.commit();
+        }
+    }
+
+    // ------------------------------------------------------------------ another process
+
+    /** A child JVM ({@link ContentionChild}) holds the write lock until told to commit. */
+    private Process lockingChild() throws Exception {
+        String java = ProcessHandle.current().info().command().orElseThrow(() -> new AssertionError("no java command"));
+        List<String> command = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED"));
+        String helper = System.getProperty("panlite.helper");
+        if (helper != null) {
+            command.add("-Dpanlite.helper=" + helper);
+        }
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), ContentionChild.class.getName(),
+                dir.resolve("test.db").toString()));
+        return new ProcessBuilder(command).redirectErrorStream(true).start();
+    }
+
+    private static void awaitLine(BufferedReader out, String expected) throws Exception {
+        StringBuilder seen = new StringBuilder();
+        for (String line = out.readLine(); line != null; line = out.readLine()) {
+            if (line.equals(expected)) {
+                return;
+            }
+            seen.append(line).append('\n');
+        }
+        throw new AssertionError("child ended before '" + expected + "':\n" + seen);
+    }
+
+    @Test
+    void anotherProcessHoldingTheLockIsWaitedForInJava() throws Exception {
+        Process child = lockingChild();
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
+                OutputStream in = child.getOutputStream();
+                Connection c = open("busy_timeout=600000")) {
+            awaitLine(out, "locked");
+            // the child holds SQLite's write lock; this JVM's gate is free, so SQLite says BUSY and Java retries
+            try (Connection quick = open("busy_timeout=50")) {
+                SQLException e = assertThrows(SQLException.class, () -> insert(quick, "quick"));
+                assertTrue(e.getMessage().contains("another process") && e.getMessage().contains("waited"),
+                        e.getMessage());
+            }
+            AtomicInteger asked = new AtomicInteger();
+            c.unwrap(PanliteConnection.class).setBusyHandler((attempts, waited) -> {
+                if (asked.getAndIncrement() == 0) {
+                    try {
+                        in.write("commit\n".getBytes(StandardCharsets.UTF_8));
+                        in.flush();
+                    } catch (java.io.IOException e) {
+                        throw new java.io.UncheckedIOException(e);
+                    }
+                }
+                return true;
+            });
+            insert(c, "parent"); // SQLITE_BUSY until the child commits, then succeeds
+            assertTrue(asked.get() >= 1, "the write did wait");
+            awaitLine(out, "committed");
+            assertEquals(2, count(c, "SELECT count(*) FROM t WHERE v IN ('child', 'parent')"));
+            assertTrue(child.waitFor(60, TimeUnit.SECONDS));
+            assertEquals(0, child.exitValue());
+        } finally {
+            child.destroy();
+        }
+    }
+
+    @Test
+    void virtualThreadsWaitingForTheGateDoNotStallTheOneHoldingIt() throws Exception {
+        String java = ProcessHandle.current().info().command().orElseThrow(() -> new AssertionError("no java command"));
+        List<String> command = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED",
+                // one carrier: a waiter that pinned it would stall every other virtual thread
+                "-Djdk.virtualThreadScheduler.parallelism=1", "-Djdk.virtualThreadScheduler.maxPoolSize=1"));
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"),
+                dev.panlite.engine.VirtualThreadsChild.class.getName(), dir.resolve("test.db").toString()));
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "child JVM did not finish");
+        assertEquals(0, p.exitValue(), () -> "child JVM failed:\n" + out);
+        assertTrue(out.lines().anyMatch("done"::equals), () -> "child JVM did not finish its work:\n" + out);
+        try (Connection c = open("")) {
+            assertEquals(9, count(c, "SELECT count(*) FROM t"));
+        }
+    }
+
+    @Test
+    void inMemoryDatabasesHaveNoGate() throws SQLException {
+        // two private in-memory databases share nothing: both hold a write transaction at once
+        try (Connection a = new Driver().connect("jdbc:sqlite::memory:?busy_timeout=0", null);
+                Connection b = new Driver().connect("jdbc:sqlite::memory:?busy_timeout=0", null)) {
+            for (Connection c : List.of(a, b)) {
+                c.setAutoCommit(false);
+                TestDb.exec(c, "CREATE TABLE m(x)", "INSERT INTO m VALUES (1)");
+            }
+            a.commit();
+            b.commit();
+        }
+    }
+}

@@ -1,0 +1,171 @@
+package dev.panlite.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The write gate on its own: FIFO hand-over, cancellation, and the per-file registry. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS) // a hang guard only: nothing here is timed
+class WriteGateTest {
+    @TempDir
+    Path dir;
+
+    private WriteGate gate() throws Exception {
+        Path file = Files.createFile(dir.resolve("g.db"));
+        return WriteGate.forFile(file.toString());
+    }
+
+    /** Waits (without a clock) until {@code n} threads queue. */
+    private static void awaitQueued(WriteGate gate, int n) {
+        while (gate.queued() < n) {
+            Thread.onSpinWait();
+            Thread.yield();
+        }
+    }
+
+    @Test
+    void waitersAreServedInArrivalOrder() throws Exception {
+        WriteGate gate = gate();
+        try {
+            assertTrue(gate.tryAcquire());
+            List<Integer> order = new CopyOnWriteArrayList<>();
+            List<Thread> threads = new ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                int id = i;
+                Thread t = Thread.ofVirtual().start(() -> {
+                    WriteGate.Waiter w = gate.enqueue();
+                    assertEquals(WriteGate.GRANTED, gate.await(w, Long.MAX_VALUE));
+                    order.add(id);
+                    gate.release();
+                });
+                threads.add(t);
+                awaitQueued(gate, i + 1); // thread i is queued before thread i+1 starts
+            }
+            // a newcomer does not overtake the queue
+            assertFalse(gate.tryAcquire());
+            gate.release();
+            for (Thread t : threads) {
+                t.join();
+            }
+            assertEquals(List.of(0, 1, 2, 3, 4, 5, 6, 7), order);
+            assertFalse(gate.isHeld());
+        } finally {
+            gate.unref();
+        }
+    }
+
+    @Test
+    void aCancelledWaiterLeavesTheQueueAndTheNextOneIsServed() throws Exception {
+        WriteGate gate = gate();
+        try {
+            assertTrue(gate.tryAcquire());
+            WriteGate.Waiter[] first = new WriteGate.Waiter[1];
+            int[] firstState = new int[1];
+            Thread a = Thread.ofPlatform().start(() -> {
+                first[0] = gate.enqueue();
+                firstState[0] = gate.await(first[0], Long.MAX_VALUE);
+            });
+            awaitQueued(gate, 1);
+            int[] secondState = new int[1];
+            Thread b = Thread.ofPlatform().start(() -> {
+                WriteGate.Waiter w = gate.enqueue();
+                secondState[0] = gate.await(w, Long.MAX_VALUE);
+            });
+            awaitQueued(gate, 2);
+            gate.cancel(first[0], "closed");
+            a.join();
+            assertEquals(WriteGate.CANCELLED, firstState[0]);
+            assertEquals("closed", first[0].cancelReason);
+            gate.release();
+            b.join();
+            assertEquals(WriteGate.GRANTED, secondState[0]);
+            assertTrue(gate.isHeld(), "the second waiter now holds the gate");
+            gate.release();
+            assertFalse(gate.isHeld());
+        } finally {
+            gate.unref();
+        }
+    }
+
+    @Test
+    void aWaiterThatGivesUpAfterBeingGrantedKeepsTheGate() throws Exception {
+        WriteGate gate = gate();
+        try {
+            assertTrue(gate.tryAcquire());
+            WriteGate.Waiter w = gate.enqueue();
+            assertEquals(WriteGate.WAITING, gate.await(w, System.nanoTime())); // deadline already passed
+            gate.release(); // handed to w before it abandons
+            assertTrue(gate.abandon(w), "abandon reports the hand-over, so the gate is not lost");
+            assertTrue(gate.isHeld());
+            gate.release();
+            WriteGate.Waiter late = gate.enqueue();
+            assertEquals(WriteGate.GRANTED, late.state, "a free gate is granted on arrival");
+            gate.release();
+        } finally {
+            gate.unref();
+        }
+    }
+
+    @Test
+    void anInterruptedWaiterReturnsWithTheFlagSet() throws Exception {
+        WriteGate gate = gate();
+        try {
+            assertTrue(gate.tryAcquire());
+            int[] state = new int[1];
+            boolean[] flag = new boolean[1];
+            Thread t = Thread.ofVirtual().start(() -> {
+                WriteGate.Waiter w = gate.enqueue();
+                state[0] = gate.await(w, Long.MAX_VALUE);
+                flag[0] = Thread.currentThread().isInterrupted();
+                assertFalse(gate.abandon(w));
+            });
+            awaitQueued(gate, 1);
+            t.interrupt();
+            t.join();
+            assertEquals(WriteGate.WAITING, state[0]);
+            assertTrue(flag[0]);
+            assertEquals(0, gate.queued());
+            gate.release();
+            assertFalse(gate.isHeld());
+        } finally {
+            gate.unref();
+        }
+    }
+
+    @Test
+    void oneGatePerFileWhateverTheSpellingAndNoneForMemory() throws Exception {
+        Path file = Files.createFile(dir.resolve("same.db"));
+        Path link = Files.createSymbolicLink(dir.resolve("link.db"), file);
+        int before = WriteGate.registered();
+        WriteGate a = WriteGate.forFile(file.toString());
+        WriteGate b = WriteGate.forFile(dir.resolve("sub/../same.db").toString().replace("sub/../", "./"));
+        WriteGate c = WriteGate.forFile(link.toString());
+        WriteGate other = WriteGate.forFile(Files.createFile(dir.resolve("other.db")).toString());
+        try {
+            assertSame(a, b);
+            assertSame(a, c);
+            assertNotSame(a, other);
+            assertEquals(before + 2, WriteGate.registered());
+            assertNull(WriteGate.forFile(""), "in-memory and temporary databases have no gate");
+        } finally {
+            a.unref();
+            b.unref();
+            c.unref();
+            other.unref();
+        }
+        assertEquals(before, WriteGate.registered(), "the last reference removes the gate");
+    }
+}
