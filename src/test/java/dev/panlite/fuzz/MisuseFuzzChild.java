@@ -62,7 +62,13 @@ public final class MisuseFuzzChild {
         totalWeight = table.stream().mapToInt(Actions.Entry::weight).sum();
         Trace trace = new Trace(dir.resolve("trace.txt"), threads);
         Thread.setDefaultUncaughtExceptionHandler((t, e) -> w.finding("thread " + t.getName(), e));
-        out.println("fuzz seed=" + seed + " seconds=" + seconds + " threads=" + threads + " actions=" + table.size()
+        String sqlite;
+        try (Connection c = new dev.panlite.Driver().connect("jdbc:sqlite::memory:", new java.util.Properties())) {
+            sqlite = c.unwrap(dev.panlite.PanliteConnection.class).sqliteVersion() + " from "
+                    + System.getProperty("panlite.sqlite.library", "the default library");
+        }
+        out.println("fuzz seed=" + seed + " seconds=" + seconds + " threads=" + threads + " sqlite=" + sqlite
+                + " actions=" + table.size()
                 + (skip.size() > 1 || !skip.get(0).isEmpty() ? " skip=" + skip : ""));
         out.flush();
 
