@@ -5,9 +5,10 @@ package dev.panlite;
  * (SQLite's update, commit and rollback hooks; the incumbent's {@code SQLiteUpdateListener} and
  * {@code SQLiteCommitListener}). Registered with {@link PanliteConnection#addChangeListener}.
  *
- * <p>Called on the thread running the statement, while it runs: keep it short, and do not use the
- * connection from inside it (SQLite forbids it). An exception it throws is logged, not propagated:
- * SQLite gives these hooks no way to fail the statement.
+ * <p>Called on the thread running the statement, while it runs: keep it short. SQLite forbids using
+ * the connection from inside it, so every call on it gives an SQLException (a close is carried out
+ * when the statement returns). An exception it throws is logged, not propagated: SQLite gives these
+ * hooks no way to fail the statement.
  */
 public interface ChangeListener {
     /** What happened to a row. */

@@ -118,6 +118,10 @@ final class PanlitePooledConnection implements PooledConnection {
                     return null;
                 default:
                     if (closed) {
+                        if (method.getName().equals("setClientInfo")) { // declares only SQLClientInfoException
+                            throw new java.sql.SQLClientInfoException("The connection is closed", "08003", 0,
+                                    java.util.Map.of());
+                        }
                         throw new SQLNonTransientConnectionException("The connection is closed", "08003");
                     }
             }

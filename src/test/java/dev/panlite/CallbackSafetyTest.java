@@ -275,16 +275,16 @@ class CallbackSafetyTest {
     }
 
     @Test
-    void changeListenersThatUseOrCloseTheConnection() throws SQLException {
-        List<Long> counts = new ArrayList<>();
+    void changeListenersCannotUseTheirConnectionButMayCloseIt() throws SQLException {
+        List<Throwable> refused = new ArrayList<>();
         p.addChangeListener(new ChangeListener() {
             @Override
             public void rowChanged(Kind kind, String schema, String table, long rowId) {
-                try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT count(*) FROM t")) {
-                    rs.next();
-                    counts.add(rs.getLong(1));
+                // SQLite forbids any use of the connection in its update hook: writing here recursed without end
+                try (Statement s = c.createStatement()) {
+                    s.executeUpdate("INSERT INTO t VALUES (100)");
                 } catch (SQLException e) {
-                    throw new IllegalStateException(e);
+                    refused.add(e);
                 }
             }
 
@@ -296,10 +296,12 @@ class CallbackSafetyTest {
         try (Statement s = c.createStatement()) {
             s.executeUpdate("INSERT INTO t VALUES (4)");
         }
-        assertEquals(1, counts.size());
+        assertEquals(1, refused.size());
+        assertTrue(refused.get(0).getMessage().contains("change listener cannot use its connection"),
+                refused.get(0).getMessage());
         try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT count(*) FROM t")) {
             rs.next();
-            assertEquals(4, rs.getLong(1));
+            assertEquals(4, rs.getLong(1)); // the listener's insert never ran
         }
         p.addChangeListener(new ChangeListener() {
             @Override
@@ -334,6 +336,32 @@ class CallbackSafetyTest {
         try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT swap()")) {
             rs.next();
             assertEquals(3, rs.getInt(1));
+        }
+    }
+
+    @Test
+    void aBackupProgressThatClosesTheConnectionOrThrows() throws SQLException {
+        TestDb.exec(c, "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n LIMIT 5000) "
+                + "INSERT INTO t SELECT printf('%.500c', 'x') FROM n"); // several hundred pages: several steps
+        assertThrows(StackOverflowError.class, () -> p.backup("main", dir.resolve("b1.db"), (remaining, pages) -> {
+            throw new StackOverflowError("pretend");
+        }));
+        assertTrue(runBothWays("SELECT count(*) FROM t").isEmpty()); // the backup object was finished
+        java.util.concurrent.atomic.AtomicInteger reports = new java.util.concurrent.atomic.AtomicInteger();
+        p.backup("main", dir.resolve("b2.db"), (remaining, pages) -> {
+            reports.incrementAndGet();
+            try {
+                c.close(); // the backup still points into the connection: freed once it has finished
+            } catch (SQLException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        assertTrue(reports.get() > 1);
+        assertTrue(c.isClosed());
+        try (Connection copy = java.sql.DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("b2.db"));
+             Statement s = copy.createStatement(); ResultSet rs = s.executeQuery("SELECT count(*) FROM t")) {
+            rs.next();
+            assertEquals(5003, rs.getInt(1)); // the copy completed
         }
     }
 }

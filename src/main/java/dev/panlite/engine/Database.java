@@ -195,6 +195,18 @@ public final class Database {
         return scratch.callbacks().depth();
     }
 
+    /**
+     * Throws while a change listener of this connection runs on this thread: SQLite forbids using the
+     * connection from its update, commit and rollback hooks (prepare and step both modify it). Lock held.
+     */
+    public void checkNotInHook() throws SQLException {
+        if (scratch.callbacks().inHook()) {
+            throw ResultCodes.exception(Sqlite.MISUSE, "A change listener cannot use its connection (SQLite forbids it "
+                    + "inside update, commit and rollback hooks); do the work after the statement returns", null,
+                    ResultCodes.Phase.EXECUTE);
+        }
+    }
+
     /** For assertions: native calls on this connection need its lock. */
     public boolean isLockedByMe() {
         return lock.isHeldByCurrentThread();
@@ -241,6 +253,7 @@ public final class Database {
     /** Throws if the connection is closed; call with the lock held. */
     public void checkOpen() throws SQLException {
         assert isLockedByMe();
+        checkNotInHook();
         if (closed || closeWhenIdle) {
             throw new SQLNonTransientConnectionException("The connection is closed", "08003");
         }
@@ -633,8 +646,12 @@ public final class Database {
         if (restore) {
             refuseInCallback("restore");
         }
+        // the progress callback runs while the sqlite3_backup* points into this connection: counted as a
+        // callback, so closing the connection from it waits until the backup is finished
+        Scratch.Progress counted = progress == null ? null
+                : (remaining, pages) -> scratch.callbacks().runInside(() -> progress.report(remaining, pages));
         Scratch.Copied copied = Scratch.backup(db, schema, file, restore, config.busyTimeoutMillis(), pagesPerStep,
-                progress);
+                counted);
         if (copied.rc() != Sqlite.OK) {
             throw ResultCodes.exception(copied.rc(), copied.message() + " (" + (restore ? "restore from '" : "backup to '")
                     + file + "')", null, ResultCodes.Phase.EXECUTE);

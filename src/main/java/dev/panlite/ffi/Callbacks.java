@@ -40,9 +40,35 @@ public final class Callbacks {
     /** Callbacks of this connection now running; only the thread holding the connection's lock changes it. */
     int depth;
 
+    /**
+     * Of those, change hooks (update, commit, rollback): SQLite forbids them to use the connection at
+     * all (even prepare and step modify it), so the engine refuses every call while one runs.
+     */
+    int hookDepth;
+
+    /** True while a change hook of this connection runs (lock held). */
+    public boolean inHook() {
+        return hookDepth > 0;
+    }
+
     /** How many callbacks of this connection are running (nested) now; call with the connection's lock held. */
     public int depth() {
         return depth;
+    }
+
+    /**
+     * Runs Java code that SQLite does not call but that runs while a native object of this connection
+     * is in mid-use (a backup's progress between steps): counted like a callback, so a close inside it
+     * is deferred and what would free that object is refused. Lock held.
+     */
+    public void runInside(Runnable body) {
+        int saved = depth;
+        depth++;
+        try {
+            body.run();
+        } finally {
+            depth = saved;
+        }
     }
 
     /** Counts a callback in; null (and nothing counted) when this thread's callbacks nest too deep. */

@@ -90,12 +90,14 @@ public final class ChangeHooks {
         private void deliver(int hook, int op, MemorySegment schema, MemorySegment table, long rowid) {
             int[] depth = null;
             int saved = callbacks.depth;
+            int savedHooks = callbacks.hookDepth;
             try {
                 depth = callbacks.enter();
                 if (depth == null) {
                     warn(new IllegalStateException(Callbacks.TOO_DEEP));
                     return;
                 }
+                callbacks.hookDepth = savedHooks + 1; // SQLite forbids using the connection in here
                 switch (hook) {
                     case UPDATE_HOOK -> receiver.rowChanged(op, Sqlite.cString(schema), Sqlite.cString(table), rowid);
                     case COMMIT_HOOK -> receiver.committed();
@@ -108,6 +110,7 @@ public final class ChangeHooks {
                     depth[0]--;
                 }
                 callbacks.depth = saved;
+                callbacks.hookDepth = savedHooks;
             }
         }
 

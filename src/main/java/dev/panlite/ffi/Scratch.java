@@ -213,7 +213,7 @@ public final class Scratch implements AutoCloseable {
                 if (rc == Sqlite.DONE && progress != null) {
                     progress.report(0, Sqlite.backupPagecount(backup));
                 }
-            } catch (RuntimeException stoppedByProgress) {
+            } catch (RuntimeException | Error stoppedByProgress) { // the backup object never outlives this call
                 Sqlite.backupFinish(backup);
                 throw stoppedByProgress;
             }

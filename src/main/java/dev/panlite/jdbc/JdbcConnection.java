@@ -64,6 +64,12 @@ public final class JdbcConnection implements PanliteConnection {
             db.unlock();
             throw Errors.connectionClosed();
         }
+        try {
+            db.checkNotInHook();
+        } catch (SQLException e) {
+            db.unlock();
+            throw e;
+        }
     }
 
     void unlock() {

@@ -226,4 +226,20 @@ class DataSourceTest {
             return rs.getString(1);
         }
     }
+
+    @Test
+    void aClosedLogicalConnectionThrowsWhatEachMethodDeclares() throws SQLException {
+        PooledConnection pooled = new PanliteConnectionPoolDataSource(url()).getPooledConnection();
+        try {
+            Connection logical = pooled.getConnection();
+            logical.close();
+            // setClientInfo declares only SQLClientInfoException: a proxy throwing another kind was an
+            // UndeclaredThrowableException (misuse fuzz F14)
+            assertThrows(java.sql.SQLClientInfoException.class, () -> logical.setClientInfo("a", "b"));
+            assertThrows(java.sql.SQLClientInfoException.class, () -> logical.setClientInfo(new java.util.Properties()));
+            assertThrows(SQLException.class, logical::createStatement);
+        } finally {
+            pooled.close();
+        }
+    }
 }
