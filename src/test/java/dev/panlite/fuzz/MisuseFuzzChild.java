@@ -85,7 +85,7 @@ public final class MisuseFuzzChild {
                 x.bind();
                 while (System.nanoTime() < end) {
                     doing.set(id, runOne(x, "thread " + id));
-                    Thread.interrupted(); // another thread's "thread.interrupt" ends here
+                    Thread.interrupted(); // another thread's "conn.interrupt" ends here
                     progress.set(id, System.nanoTime());
                 }
                 doing.set(id, "finished");

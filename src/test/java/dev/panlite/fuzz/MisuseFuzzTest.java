@@ -21,7 +21,8 @@ import org.junit.jupiter.api.TestFactory;
  *
  * <p>Soak mode (see README, "Tests"): {@code -Dpanlite.fuzz.seeds=1..200 -Dpanlite.fuzz.seconds=20
  * -Dpanlite.fuzz.threads=6}. Other properties: {@code panlite.fuzz.hangSeconds} (the watchdog),
- * {@code panlite.fuzz.skip} (action-name prefixes to leave out, e.g. {@code fn.,vtab.}). Every
+ * {@code panlite.fuzz.skip} (action-name prefixes to leave out, e.g. {@code fn.,vtab.}),
+ * {@code panlite.fuzz.virtual=false} (no virtual-thread workers). Every
  * {@code panlite.*} system property (the SQLite library, the helper switch) reaches the child.
  */
 class MisuseFuzzTest {
