@@ -72,7 +72,9 @@ public interface PanliteConnection extends Connection {
     /**
      * Calls {@code handler} every {@code instructions} virtual machine instructions of this
      * connection's statements (sqlite3_progress_handler); a non-zero answer interrupts the running
-     * statement. {@code null} (or {@code instructions <= 0}) removes it. One per connection.
+     * statement. {@code null} (or {@code instructions <= 0}) removes it. One per connection. The
+     * handler must not use this connection (SQLite forbids it): such calls throw, and the exception
+     * interrupts the statement.
      */
     void setProgressHandler(int instructions, ProgressHandler handler) throws SQLException;
 

@@ -202,7 +202,8 @@ public final class Database {
     public void checkNotInHook() throws SQLException {
         if (scratch.callbacks().inHook()) {
             throw ResultCodes.exception(Sqlite.MISUSE, "A change listener cannot use its connection (SQLite forbids it "
-                    + "inside update, commit and rollback hooks); do the work after the statement returns", null,
+                    + "inside update, commit, rollback hooks and progress handlers); do the work after the statement"
+                    + " returns", null,
                     ResultCodes.Phase.EXECUTE);
         }
     }

@@ -41,8 +41,9 @@ public final class Callbacks {
     int depth;
 
     /**
-     * Of those, change hooks (update, commit, rollback): SQLite forbids them to use the connection at
-     * all (even prepare and step modify it), so the engine refuses every call while one runs.
+     * Of those, change hooks (update, commit, rollback) and progress handlers: SQLite forbids them to
+     * use the connection at all (even prepare and step modify it), so the engine refuses every call
+     * while one runs.
      */
     int hookDepth;
 

@@ -53,11 +53,13 @@ public final class ProgressHandlers {
         int call(MemorySegment unused) {
             int[] depth = null;
             int saved = callbacks.depth;
+            int savedHooks = callbacks.hookDepth;
             try {
                 depth = callbacks.enter();
                 if (depth == null) {
                     return 1;
                 }
+                callbacks.hookDepth = savedHooks + 1; // SQLite forbids using the connection from a progress handler
                 return handler.progress() != 0 ? 1 : 0;
             } catch (Throwable t) {
                 return 1; // a failing handler stops the statement rather than letting it run unwatched
@@ -66,6 +68,7 @@ public final class ProgressHandlers {
                     depth[0]--;
                 }
                 callbacks.depth = saved;
+                callbacks.hookDepth = savedHooks;
             }
         }
     }
