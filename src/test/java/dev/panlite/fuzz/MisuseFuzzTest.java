@@ -152,12 +152,15 @@ class MisuseFuzzTest {
                     || l.startsWith("#  Internal Error") || l.startsWith("#  Error:")) {
                 s.append("  ").append(l).append('\n');
             }
-            if (l.startsWith("Native frames:") || l.startsWith("Java frames:")) {
+            boolean nativeFrames = l.startsWith("Native frames:");
+            if (nativeFrames || l.startsWith("Java frames:")) {
                 s.append("  ").append(l).append('\n');
                 String previous = "";
                 for (int j = i + 1, n = 0; j < lines.size() && !lines.get(j).isBlank() && n < 12; j++) {
                     String f = lines.get(j);
-                    if (!f.equals(previous) && !f.contains("java.lang.invoke.") && !f.contains("jdk.internal.foreign.")) {
+                    boolean shown = nativeFrames ? f.startsWith("C ") || f.startsWith("V ") // Java ones come next
+                            : !f.contains("java.lang.invoke.") && !f.contains("jdk.internal.foreign.");
+                    if (!f.equals(previous) && shown) {
                         s.append("    ").append(f).append('\n');
                         n++;
                     }
