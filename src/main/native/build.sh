@@ -5,7 +5,8 @@
 #
 # os.name and os.arch are the JVM's system properties (Maven passes its own); they are normalised
 # exactly as dev.panlite.ffi.NativeHelper normalises them at run time, so the library is found
-# under the name Java looks for. The C compiler is $CC (default: cc), flags $CFLAGS are appended.
+# under the name Java looks for (platform.sh). The C compiler is $CC (default: cc; may be several
+# words), flags $CFLAGS are appended; PANLITE_PLATFORM names another platform to build for (release.sh).
 #
 # This script never fails the build: without a working compiler it prints one WARNING line, removes
 # any stale library from an earlier build, leaves the reason in NOT-BUILT.txt where the library
@@ -19,63 +20,35 @@ here=$(cd "$(dirname "$0")" && pwd)
 src="$here/panlite_helper.c"
 cc=${CC:-cc}
 
-lower() { printf '%s' "$1" | tr '[:upper:]' '[:lower:]'; }
-
-# --- keep in step with NativeHelper.os() / NativeHelper.arch() / NativeHelper.libraryName()
-os=$(lower "$os_name")
-case "$os" in
-    linux*) os=linux ;;
-    mac*|darwin*) os=macos ;;
-    windows*) os=windows ;;
-    freebsd*) os=freebsd ;;
-    *) os=$(printf '%s' "$os" | tr -cd 'a-z0-9') ;;
-esac
-arch=$(lower "$os_arch")
-case "$arch" in
-    amd64|x86_64|x86-64|x64) arch=x86_64 ;;
-    aarch64|arm64) arch=aarch64 ;;
-    x86|i386|i486|i586|i686) arch=x86 ;;
-    *) arch=$(printf '%s' "$arch" | tr -cd 'a-z0-9_') ;;
-esac
-case "$os" in
-    macos) lib=libpanlite_helper.dylib ;;
-    windows) lib=panlite_helper.dll ;;
-    *) lib=libpanlite_helper.so ;;
-esac
-# ---
-
-dir="$out_root/native/$os-$arch"
-target="$dir/$lib"
-
+. "$here/platform.sh"
 # Without a library, NOT-BUILT.txt in its place says why (NativeHelper reports it at run time).
-warn() {
-    echo "WARNING: panlite native helper not built ($1); the jar will use plain downcalls for fused calls" >&2
-    rm -f "$target"
-    printf '%s\n' "$1" > "$dir/NOT-BUILT.txt" 2>/dev/null
-    exit 0
-}
-
-mkdir -p "$dir" || warn "cannot create $dir"
+panlite_output "$out_root" "$os_name" "$os_arch" panlite_helper NOT-BUILT.txt "panlite native helper" \
+    "the jar will use plain downcalls for fused calls"
 
 # Up to date: nothing to do.
-if [ -f "$target" ] && [ ! -f "$dir/NOT-BUILT.txt" ] && [ "$target" -nt "$src" ] && [ "$target" -nt "$0" ]; then
+if [ -f "$target" ] && [ ! -f "$dir/NOT-BUILT.txt" ] && [ "$target" -nt "$src" ] && [ "$target" -nt "$0" ] && [ "$target" -nt "$here/platform.sh" ]; then
     exit 0
 fi
 
-command -v "$cc" >/dev/null 2>&1 || [ -x "$cc" ] || warn "no C compiler: '$cc' not found; set CC"
+first_word=${cc%% *}
+command -v "$first_word" >/dev/null 2>&1 || [ -x "$first_word" ] || warn "no C compiler: '$first_word' not found; set CC"
 
 flags="-O2 -fPIC -Wall -Wextra -fvisibility=hidden"
-case "$os" in
-    macos)
-        # Compile for the JVM's architecture (an x86_64 JVM under Rosetta on an arm64 Mac).
-        case "$arch" in aarch64) march=arm64 ;; *) march=$arch ;; esac
-        flags="$flags -dynamiclib -arch $march" ;;
+case "$platform" in
+    macos-*)
+        flags="$flags -dynamiclib"
+        # Compile for the JVM's architecture (an x86_64 JVM under Rosetta on an arm64 Mac); a
+        # cross build (PANLITE_PLATFORM) names its target in CC instead.
+        if [ -z "${PANLITE_PLATFORM:-}" ]; then
+            case "$platform" in *-aarch64) flags="$flags -arch arm64" ;; *) flags="$flags -arch x86_64" ;; esac
+        fi ;;
     *) flags="$flags -shared" ;;
 esac
 
 tmp="$target.tmp.$$"
 # shellcheck disable=SC2086 # flags are words on purpose
-if "$cc" $flags ${CFLAGS:-} -o "$tmp" "$src"; then
+if $cc $flags ${CFLAGS:-} -o "$tmp" "$src"; then
+    rm -f "$dir/"*.pdb "$dir/"*.lib # what a Windows link leaves beside the DLL
     mv -f "$tmp" "$target" || { rm -f "$tmp"; warn "cannot write $target"; }
     rm -f "$dir/NOT-BUILT.txt"
     echo "panlite native helper: built $target"

@@ -20,6 +20,13 @@ public interface PanliteConnection extends Connection {
     String sqliteVersion();
 
     /**
+     * The source id of the SQLite library the driver loaded (its check-in date and hash, e.g.
+     * "2026-10-16 14:45:20 555e07ef..."): tells the bundled engine from another build of the same
+     * version. The log line written when the library loads names it too, with the file.
+     */
+    String sqliteSourceId();
+
+    /**
      * Makes {@code function} callable from SQL on this connection as {@code name} (the incumbent's
      * {@code org.sqlite.Function.create}). Registering a name again replaces the function.
      *

@@ -473,6 +473,32 @@ class ContentionTest {
     }
 
     @Test
+    void lockWaitsAndSlowStatementsAreJfrEvents() throws Exception {
+        Path jfr = dir.resolve("events.jfr");
+        try (jdk.jfr.Recording recording = new jdk.jfr.Recording()) {
+            recording.enable("dev.panlite.LockWait");
+            recording.enable("dev.panlite.Statement").withThreshold(java.time.Duration.ZERO);
+            recording.start();
+            try (Connection holder = writerInTransaction("h"); Connection late = open("busy_timeout=20")) {
+                assertThrows(SQLException.class, () -> insert(late, "late"));
+                holder.commit();
+            }
+            recording.stop();
+            recording.dump(jfr);
+        }
+        List<jdk.jfr.consumer.RecordedEvent> events = jdk.jfr.consumer.RecordingFile.readAllEvents(jfr);
+        jdk.jfr.consumer.RecordedEvent wait = events.stream()
+                .filter(e -> e.getEventType().getName().equals("dev.panlite.LockWait")).findFirst()
+                .orElseThrow(() -> new AssertionError("no LockWait event in " + events.size() + " events"));
+        assertEquals("timed out", wait.getString("outcome"));
+        assertEquals("write gate", wait.getString("lock"));
+        assertTrue(wait.getString("file").endsWith("test.db"), wait.getString("file"));
+        assertTrue(wait.getLong("nanos") > 0);
+        assertTrue(events.stream().anyMatch(e -> e.getEventType().getName().equals("dev.panlite.Statement")
+                && "INSERT INTO t(v) VALUES (?)".equals(e.getString("sql"))), "no Statement event for the insert");
+    }
+
+    @Test
     void inMemoryDatabasesHaveNoGate() throws SQLException {
         // two private in-memory databases share nothing: both hold a write transaction at once
         try (Connection a = new Driver().connect("jdbc:sqlite::memory:?busy_timeout=0", null);

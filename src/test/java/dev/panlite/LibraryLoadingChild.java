@@ -20,10 +20,13 @@ public final class LibraryLoadingChild {
     public static void main(String[] args) throws Exception {
         try (Connection c = new Driver().connect("jdbc:sqlite::memory:", new Properties());
              Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("select sqlite_version()")) {
+             ResultSet rs = s.executeQuery("select sqlite_version(), sqlite_source_id()")) {
             rs.next();
             report("version", rs.getString(1));
+            report("sqlSourceId", rs.getString(2));
+            report("sourceId", c.unwrap(PanliteConnection.class).sqliteSourceId());
             report("loadedFrom", SqliteLibrary.loadedFrom());
+            report("bundled", String.valueOf(SqliteLibrary.bundled()));
         } catch (SQLException e) {
             report("exception", e.getClass().getName());
             report("sqlState", e.getSQLState());

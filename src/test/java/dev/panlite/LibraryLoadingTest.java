@@ -33,11 +33,16 @@ class LibraryLoadingTest {
 
     /** Runs the child with {@code -Dpanlite.sqlite.library=library}; its report as a map. */
     static Map<String, String> runChild(String library) throws IOException, InterruptedException {
+        return runChild(List.of("-D" + SqliteLibrary.LIBRARY_PROPERTY + "=" + library));
+    }
+
+    /** Runs the child with these -D options (none: the default engine). */
+    static Map<String, String> runChild(List<String> properties) throws IOException, InterruptedException {
         String java = ProcessHandle.current().info().command().orElseThrow(() -> new AssertionError("no java command"));
         List<String> command = new ArrayList<>();
         command.add(java);
         command.add("--enable-native-access=ALL-UNNAMED");
-        command.add("-D" + SqliteLibrary.LIBRARY_PROPERTY + "=" + library);
+        command.addAll(properties);
         String helper = System.getProperty("panlite.helper");
         if (helper != null) {
             command.add("-Dpanlite.helper=" + helper); // the same helper mode as this run
@@ -130,6 +135,62 @@ class LibraryLoadingTest {
         assertEquals("true", r.get("chosenMapped"), () -> "the copy is not mapped in the child: " + r);
     }
 
+    /** Whether this build put an engine into the jar for this platform (else it said why, and the default is the system library). */
+    private static boolean engineBundled() {
+        return LibraryLoadingTest.class.getResource("/native/linux-" + (isX64() ? "x86_64" : "aarch64") + "/libsqlite3.so") != null;
+    }
+
+    @Test
+    void theDefaultIsTheBundledEngineAndItSaysSo() throws Exception {
+        assumeTrue(engineBundled(), "this build has no bundled engine");
+        Map<String, String> r = runChild(List.of("-Dpanlite.native.dir=" + dir.resolve("cache")));
+        assertNull(r.get("exception"), r::toString);
+        assertEquals("true", r.get("bundled"), r::toString);
+        assertTrue(r.get("loadedFrom").matches(java.util.regex.Pattern.quote(dir.resolve("cache").toString())
+                + "/libsqlite3-[0-9a-f]{16}\\.so"), r::toString);
+        assertEquals(r.get("sqlSourceId"), r.get("sourceId"), r::toString);
+        assertTrue(r.get("sourceId").matches("\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d [0-9a-f]{40,}.*"), r::toString);
+        long logged = r.get("(output)").lines().filter(l -> l.contains("Panlite uses the bundled SQLite " + r.get("version")
+                + " (" + r.get("sourceId") + ") from " + r.get("loadedFrom"))).count();
+        assertEquals(1, logged, r::toString);
+    }
+
+    @Test
+    void systemSkipsTheBundledEngine() throws Exception {
+        assumeTrue(systemLibrary() != null, "no system libsqlite3 found");
+        Map<String, String> r = runChild(SqliteLibrary.SYSTEM);
+        assertNull(r.get("exception"), r::toString);
+        assertEquals("false", r.get("bundled"), r::toString);
+        assertEquals("libsqlite3.so.0", r.get("loadedFrom"), r::toString);
+        assertEquals(r.get("sqlSourceId"), r.get("sourceId"), r::toString);
+        assertTrue(r.get("(output)").contains("Panlite uses SQLite " + r.get("version")), r::toString);
+    }
+
+    @Test
+    void anUnusableCacheDirectoryFallsBackToTheSystemLibrary() throws Exception {
+        assumeTrue(engineBundled(), "this build has no bundled engine");
+        assumeTrue(systemLibrary() != null, "no system libsqlite3 found");
+        Path notADirectory = dir.resolve("plain-file");
+        Files.writeString(notADirectory, "x");
+        Map<String, String> r = runChild(List.of("-Dpanlite.native.dir=" + notADirectory.resolve("panlite")));
+        assertNull(r.get("exception"), r::toString);
+        assertEquals("false", r.get("bundled"), r::toString);
+        assertEquals("libsqlite3.so.0", r.get("loadedFrom"), r::toString);
+    }
+
+    @Test
+    void whenNothingLoadsTheErrorListsWhatWasTried() throws Exception {
+        Path notADirectory = dir.resolve("plain-file");
+        Files.writeString(notADirectory, "x");
+        // the bundled engine cannot be extracted, and the chosen path does not exist
+        Map<String, String> r = runChild(List.of("-Dpanlite.native.dir=" + notADirectory.resolve("panlite"),
+                "-D" + SqliteLibrary.LIBRARY_PROPERTY + "=/nonexistent/libsqlite3.so"));
+        String message = r.get("message");
+        assertNotNull(message, r::toString);
+        assertTrue(message.contains("Tried:"), message);
+        assertTrue(message.contains("/nonexistent/libsqlite3.so"), message);
+    }
+
     /** libsqlite3.so.0 as ldconfig knows it, or the usual Debian path. */
     static Path systemLibrary() throws IOException, InterruptedException {
         try {
@@ -139,7 +200,7 @@ class LibraryLoadingTest {
             for (String line : out.split("\n")) {
                 if (line.contains("libsqlite3.so.0") && line.contains("x86-64") == isX64() && line.contains("=>")) {
                     Path path = Path.of(line.substring(line.indexOf("=>") + 2).trim());
-                    if (Files.isReadable(path)) {
+                    if (isLibrary(path)) {
                         return path.toRealPath();
                     }
                 }
@@ -150,11 +211,22 @@ class LibraryLoadingTest {
         for (String candidate : List.of("/usr/lib/x86_64-linux-gnu/libsqlite3.so.0", "/lib/x86_64-linux-gnu/libsqlite3.so.0",
                 "/usr/lib/aarch64-linux-gnu/libsqlite3.so.0", "/usr/lib64/libsqlite3.so.0", "/usr/lib/libsqlite3.so.0")) {
             Path path = Path.of(candidate);
-            if (Files.isReadable(path)) {
+            if (isLibrary(path)) {
                 return path.toRealPath();
             }
         }
         return null;
+    }
+
+    /** A readable ELF file (not, e.g., an empty file mounted over the library to hide it). */
+    private static boolean isLibrary(Path path) throws IOException {
+        if (!Files.isReadable(path) || Files.size(path) < 4) {
+            return false;
+        }
+        try (var in = Files.newInputStream(path)) {
+            byte[] magic = in.readNBytes(4);
+            return magic[0] == 0x7f && magic[1] == 'E' && magic[2] == 'L' && magic[3] == 'F';
+        }
     }
 
     private static boolean isX64() {

@@ -24,7 +24,11 @@ class LoadExtensionTest {
 
     /** Builds a one-function SQLite extension, answer() = 42, with the machine's C compiler. */
     private Path buildExtension() throws IOException, InterruptedException {
-        assumeTrue(Files.exists(Path.of("/usr/include/sqlite3ext.h")), "needs sqlite3ext.h (libsqlite3-dev)");
+        // the headers of the engine under test: the vendored ones for the bundled engine
+        String bundledHeader = System.getProperty("panlite.test.bundledHeader");
+        Path include = dev.panlite.ffi.SqliteLibrary.bundled() && bundledHeader != null
+                ? Path.of(bundledHeader).getParent() : Path.of("/usr/include");
+        assumeTrue(Files.exists(include.resolve("sqlite3ext.h")), "needs sqlite3ext.h (libsqlite3-dev)");
         Path source = dir.resolve("answer.c");
         Files.writeString(source, """
                 #include <sqlite3ext.h>
@@ -38,7 +42,7 @@ class LoadExtensionTest {
         Path library = dir.resolve("answer.so");
         Process cc;
         try {
-            cc = new ProcessBuilder("cc", "-shared", "-fPIC", "-o", library.toString(), source.toString())
+            cc = new ProcessBuilder("cc", "-shared", "-fPIC", "-I" + include, "-o", library.toString(), source.toString())
                     .redirectErrorStream(true).start();
         } catch (IOException noCompiler) {
             assumeTrue(false, "needs a C compiler: " + noCompiler.getMessage());

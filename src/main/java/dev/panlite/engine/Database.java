@@ -402,21 +402,14 @@ public final class Database {
         if (gated) {
             writeAccess.acquire(sqlText);
         }
-        StatementEvent event = new StatementEvent();
-        event.begin();
+        StatementEvent event = StatementEvent.startIfEnabled();
         try {
             int rc = Fused.execNoArgs(scratch, db, utf8, offset, utf8.length - offset);
             if ((rc & 0xff) == Sqlite.BUSY && scratch.tailOffset() >= 0) {
                 rc = retryBusyText(rc, sqlText, utf8, offset);
             }
             long query = scratch.preparedStmt();
-            event.end();
-            if (event.shouldCommit()) {
-                event.sql = sqlText;
-                event.file = writeAccess.file();
-                event.resultCode = rc;
-                event.commit();
-            }
+            StatementEvent.finish(event, sqlText, writeAccess.file(), rc);
             if (rc != Sqlite.ROW && rc != Sqlite.DONE) {
                 throw error(rc, sqlText, scratch.tailOffset() < 0 ? ResultCodes.Phase.PREPARE : ResultCodes.Phase.EXECUTE);
             }
@@ -849,6 +842,11 @@ public final class Database {
 
     public static String libraryVersion() {
         return SqliteLibrary.loadError() == null ? Sqlite.libversion() : null;
+    }
+
+    /** sqlite3_sourceid of the loaded library: the check-in it was built from. */
+    public static String librarySourceId() {
+        return SqliteLibrary.sourceId();
     }
 
     public static int libraryVersionNumber() {

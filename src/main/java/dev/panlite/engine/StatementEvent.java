@@ -20,6 +20,37 @@ import jdk.jfr.Threshold;
 @Description("A statement slower than the threshold")
 @Threshold("20 ms")
 final class StatementEvent extends Event {
+    /**
+     * Never committed: asks whether a recording enabled the event type, so that a statement
+     * allocates its event only then (escape analysis did not always remove it: +35 B/op on an
+     * auto-commit insert, experiment 020).
+     */
+    private static final StatementEvent PROBE = new StatementEvent();
+
+    /** A started event when a recording wants them, else null. */
+    static StatementEvent startIfEnabled() {
+        if (!PROBE.isEnabled()) {
+            return null;
+        }
+        StatementEvent event = new StatementEvent();
+        event.begin();
+        return event;
+    }
+
+    /** Ends {@code event} (null: nothing) and commits it when it passed the threshold. */
+    static void finish(StatementEvent event, String sql, String file, int resultCode) {
+        if (event == null) {
+            return;
+        }
+        event.end();
+        if (event.shouldCommit()) {
+            event.sql = sql;
+            event.file = file;
+            event.resultCode = resultCode;
+            event.commit();
+        }
+    }
+
     @Label("SQL")
     String sql;
 

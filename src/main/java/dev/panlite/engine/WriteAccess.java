@@ -170,8 +170,7 @@ final class WriteAccess {
      */
     int firstStep(Stmt stmt) {
         pending = null;
-        StatementEvent event = new StatementEvent();
-        event.begin();
+        StatementEvent event = StatementEvent.startIfEnabled();
         long db = database.handle();
         if (gate != null && !held && stmt.writes() && !database.readOnlyAny() && Sqlite.getAutocommit(db)) {
             try {
@@ -197,13 +196,7 @@ final class WriteAccess {
         if (held && holder == null && Sqlite.getAutocommit(db)) {
             release(); // SQL text ended the transaction (COMMIT, ROLLBACK), or BEGIN failed
         }
-        event.end();
-        if (event.shouldCommit()) {
-            event.sql = stmt.sql;
-            event.file = file();
-            event.resultCode = rc;
-            event.commit();
-        }
+        StatementEvent.finish(event, stmt.sql, file(), rc);
         return rc;
     }
 

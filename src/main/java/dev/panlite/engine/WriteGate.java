@@ -19,16 +19,26 @@ import java.util.concurrent.locks.ReentrantLock;
  * released by another thread (close from another thread, abort, the Cleaner). Why not SQLite's busy
  * handler: it sleeps inside {@code sqlite3_step} (a virtual thread pins its carrier) and its
  * back-off favours new arrivals. Here a waiter parks in a FIFO queue and the releaser hands the
- * gate straight to the head, so nobody overtakes and no wake-up is wasted.
+ * gate to the head.
+ *
+ * <p>Fair, but not a convoy: a strict hand-over makes every write wait for the next waiter's thread
+ * to be scheduled, which on a busy machine costs more than the write itself. So, as Go's
+ * {@code sync.Mutex} does, a free gate may be taken by a thread that is already running while the
+ * head of the queue has waited less than {@link #HANDOFF_NANOS}; once the head has waited that
+ * long it gets the gate handed over, and no newcomer can pass it. Waiters never pass each other.
  */
 final class WriteGate {
     static final int WAITING = 0;
     static final int GRANTED = 1;
     static final int CANCELLED = 2;
 
+    /** How long the head of the queue may be passed by running threads before it is handed the gate. */
+    static final long HANDOFF_NANOS = 1_000_000;
+
     /** One waiter: parks until the gate is handed to it or it is cancelled. */
     static final class Waiter {
         final Thread thread = Thread.currentThread();
+        final long since = System.nanoTime();
         volatile int state;
         volatile String cancelReason; // why another thread cancelled the wait
 
@@ -98,11 +108,17 @@ final class WriteGate {
         return file;
     }
 
-    /** Takes the gate if it is free and nobody queues: the uncontended path, no allocation. */
+    /** True when a running thread may take the free gate: nobody queues, or the head has not waited long. Mutex held. */
+    private boolean mayTake() {
+        Waiter head = queue.peekFirst();
+        return head == null || System.nanoTime() - head.since < HANDOFF_NANOS;
+    }
+
+    /** Takes the gate if it is free and no starving waiter is owed it: the uncontended path, no allocation. */
     boolean tryAcquire() {
         mutex.lock();
         try {
-            if (!held && queue.isEmpty()) {
+            if (!held && mayTake()) {
                 held = true;
                 return true;
             }
@@ -116,7 +132,7 @@ final class WriteGate {
     Waiter enqueue() {
         mutex.lock();
         try {
-            if (!held && queue.isEmpty()) {
+            if (!held && mayTake()) {
                 held = true;
                 return new Waiter(GRANTED);
             }
@@ -139,11 +155,37 @@ final class WriteGate {
             if (state != WAITING) {
                 return state;
             }
+            if (takeAsHead(w)) {
+                return GRANTED;
+            }
             long left = deadline - System.nanoTime();
             if (left <= 0 || Thread.currentThread().isInterrupted()) {
                 return WAITING;
             }
             LockSupport.parkNanos(this, left);
+        }
+    }
+
+    /** The head of the queue, woken by a release that did not hand over, takes the gate if it is still free. */
+    private boolean takeAsHead(Waiter w) {
+        mutex.lock();
+        try {
+            if (w.state == WAITING && !held && queue.peekFirst() == w) {
+                queue.pollFirst();
+                held = true;
+                w.state = GRANTED;
+            }
+            return w.state == GRANTED;
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    /** Wakes the head when the gate is free (a waiter left, or a release did not hand over). Mutex held. */
+    private void wakeHead() {
+        Waiter head = queue.peekFirst();
+        if (!held && head != null) {
+            LockSupport.unpark(head.thread);
         }
     }
 
@@ -159,6 +201,7 @@ final class WriteGate {
             }
             queue.remove(w);
             w.state = CANCELLED;
+            wakeHead();
             return false;
         } finally {
             mutex.unlock();
@@ -174,23 +217,26 @@ final class WriteGate {
                 w.cancelReason = reason;
                 w.state = CANCELLED;
                 LockSupport.unpark(w.thread);
+                wakeHead();
             }
         } finally {
             mutex.unlock();
         }
     }
 
-    /** Hands the gate to the longest waiter, or frees it. */
+    /** Hands the gate to a head that waited long enough, or frees it and wakes the head to take it. */
     void release() {
         mutex.lock();
         try {
-            Waiter next = queue.pollFirst();
-            if (next == null) {
-                held = false;
+            Waiter head = queue.peekFirst();
+            if (head != null && System.nanoTime() - head.since >= HANDOFF_NANOS) {
+                queue.pollFirst();
+                head.state = GRANTED; // held stays true: it passes to the head, nobody can take it in between
+                LockSupport.unpark(head.thread);
                 return;
             }
-            next.state = GRANTED;
-            LockSupport.unpark(next.thread);
+            held = false;
+            wakeHead();
         } finally {
             mutex.unlock();
         }

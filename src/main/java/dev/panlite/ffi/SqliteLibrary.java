@@ -1,94 +1,177 @@
 package dev.panlite.ffi;
 
+import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
- * Finds and loads libsqlite3 once per process: the file named by system property
- * {@value #LIBRARY_PROPERTY}, else the platform's usual system library. When nothing loads, the
- * failure is kept (not thrown from a static initialiser) so that {@code Driver.connect} can turn it
- * into an SQLException that says what to install.
+ * Finds and loads libsqlite3 once per process. By default the engine bundled in the jar for this
+ * platform ({@code native/<platform>/libsqlite3.so}, extracted by {@link NativeFiles}), else the
+ * platform's usual system library. System property {@value #LIBRARY_PROPERTY} chooses
+ * {@code system} or the path of another build (a newer SQLite, SQLCipher, libSQL). One line is
+ * logged naming the engine. When nothing loads, the failure is kept (not thrown from a static
+ * initialiser) so that {@code Driver.connect} can turn it into an SQLException that says what was
+ * tried and what to install.
  */
 public final class SqliteLibrary {
-    /** System property naming another SQLite build (a newer SQLite, SQLCipher, libSQL). */
+    /** System property: {@code system}, or the path of another SQLite build. */
     public static final String LIBRARY_PROPERTY = "panlite.sqlite.library";
+    /** The value of {@link #LIBRARY_PROPERTY} that skips the bundled engine. */
+    public static final String SYSTEM = "system";
 
     /** sqlite3_changes64 and sqlite3_total_changes64, which every update count uses, came in 3.37.0. */
     private static final int MINIMUM_VERSION = 3_037_000;
     private static final String MINIMUM_VERSION_TEXT = "3.37";
+    private static final String BUNDLED_BASE_NAME = "sqlite3";
+
+    /** The calls made here before {@link Sqlite} binds anything; checked against sqlite3.h by the binding test. */
+    static final Map<String, FunctionDescriptor> DESCRIPTORS = Map.of(
+            "sqlite3_libversion_number", FunctionDescriptor.of(ValueLayout.JAVA_INT),
+            "sqlite3_libversion", FunctionDescriptor.of(ValueLayout.ADDRESS),
+            "sqlite3_sourceid", FunctionDescriptor.of(ValueLayout.ADDRESS));
 
     private static final SymbolLookup LOOKUP;
     private static final String LOADED_FROM;
+    private static final boolean BUNDLED;
+    private static final String VERSION;
+    private static final String SOURCE_ID;
     private static final String LOAD_ERROR;
 
     static {
         SymbolLookup lookup = null;
         String loadedFrom = null;
+        boolean bundled = false;
         StringBuilder tried = new StringBuilder();
-        for (String candidate : candidates()) {
-            try {
-                // A name with a separator is a path; otherwise the OS loader searches its paths.
-                lookup = candidate.indexOf('/') >= 0 || candidate.indexOf('\\') >= 0
-                        ? SymbolLookup.libraryLookup(Path.of(candidate), Arena.global())
-                        : SymbolLookup.libraryLookup(candidate, Arena.global());
-                if (lookup.find("sqlite3_libversion_number").isEmpty()) {
-                    tried.append("\n  ").append(candidate).append(": not an SQLite library");
-                    lookup = null;
-                    continue;
+        String chosen = System.getProperty(LIBRARY_PROPERTY, "").strip();
+        if (chosen.isEmpty()) {
+            Path file = extractBundled(tried);
+            if (file != null) {
+                lookup = load(file.toString(), tried);
+                if (lookup != null) {
+                    loadedFrom = file.toString();
+                    bundled = true;
                 }
-                loadedFrom = candidate;
-                break;
-            } catch (RuntimeException e) {
-                tried.append("\n  ").append(candidate).append(": ").append(e.getMessage());
+            }
+        }
+        if (lookup == null) {
+            for (String candidate : chosen.isEmpty() || chosen.equalsIgnoreCase(SYSTEM) ? systemNames() : List.of(chosen)) {
+                lookup = load(candidate, tried);
+                if (lookup != null) {
+                    loadedFrom = candidate;
+                    break;
+                }
             }
         }
         String install = "Install SQLite " + MINIMUM_VERSION_TEXT + " or newer (Debian/Ubuntu: apt-get install"
                 + " libsqlite3-0; Fedora: dnf install sqlite-libs; macOS ships /usr/lib/libsqlite3.dylib; Windows: put"
-                + " sqlite3.dll on the PATH), or set -D" + LIBRARY_PROPERTY + "=/path/to/libsqlite3 to choose a build.";
+                + " sqlite3.dll on the PATH), or set -D" + LIBRARY_PROPERTY + "=/path/to/libsqlite3 to choose a build"
+                + (!chosen.isEmpty() && SqliteLibrary.class.getResource(NativeFiles.resourceName(BUNDLED_BASE_NAME)) != null
+                        ? ", or leave it unset to use the SQLite bundled in the jar." : ".");
         String error = null;
+        String version = null;
+        String sourceId = null;
         if (lookup == null) {
             error = "Panlite could not load the SQLite library. Tried:" + tried + "\n" + install;
         } else {
-            int version = versionNumber(lookup);
-            if (version < MINIMUM_VERSION) {
-                error = "Panlite needs SQLite " + MINIMUM_VERSION_TEXT + " or newer; " + loadedFrom + " is " + version / 1000000
-                        + "." + version / 1000 % 1000 + "." + version % 1000 + ". " + install;
+            int number = (int) call(lookup, "sqlite3_libversion_number");
+            if (number < MINIMUM_VERSION) {
+                error = "Panlite needs SQLite " + MINIMUM_VERSION_TEXT + " or newer; " + loadedFrom + " is " + number / 1000000
+                        + "." + number / 1000 % 1000 + "." + number % 1000 + ". " + install;
                 lookup = null;
                 loadedFrom = null;
+                bundled = false;
+            } else {
+                version = cString(call(lookup, "sqlite3_libversion"));
+                sourceId = cString(call(lookup, "sqlite3_sourceid"));
             }
         }
         LOOKUP = lookup;
         LOADED_FROM = loadedFrom;
+        BUNDLED = bundled;
+        VERSION = version;
+        SOURCE_ID = sourceId;
         LOAD_ERROR = error;
+        if (lookup != null) {
+            try {
+                System.getLogger(SqliteLibrary.class.getName()).log(System.Logger.Level.INFO, "Panlite uses "
+                        + (bundled ? "the bundled SQLite " : "SQLite ") + version + " (" + sourceId + ") from " + loadedFrom);
+            } catch (RuntimeException ignored) {
+                // logging must never break class initialisation
+            }
+        }
     }
 
-    /** sqlite3_libversion_number of the library just found, before any other binding is made. */
-    private static int versionNumber(SymbolLookup lookup) {
+    /** This platform's bundled engine, extracted to the cache directory; null (and why, in tried) when there is none. */
+    private static Path extractBundled(StringBuilder tried) {
+        String resource = NativeFiles.resourceName(BUNDLED_BASE_NAME);
         try {
-            MethodHandle number = Linker.nativeLinker().downcallHandle(
-                    lookup.find("sqlite3_libversion_number").orElseThrow(), FunctionDescriptor.of(ValueLayout.JAVA_INT));
-            return (int) number.invokeExact();
-        } catch (Throwable t) { // an int-returning call with no arguments: only a broken library fails here
-            throw new IllegalStateException("sqlite3_libversion_number failed", t);
+            byte[] content = NativeFiles.read(resource);
+            if (content == null) {
+                String why = NativeFiles.note("SQLITE-NOT-BUILT.txt");
+                tried.append("\n  the bundled engine: this jar has none for ").append(NativeFiles.platform())
+                        .append(why == null ? "" : " (" + why + ")");
+                return null;
+            }
+            return NativeFiles.extract(content, NativeFiles.cacheDir(),
+                    NativeFiles.fileName(NativeFiles.libraryName(BUNDLED_BASE_NAME), content));
+        } catch (IOException | RuntimeException e) {
+            tried.append("\n  the bundled engine ").append(resource.substring(1)).append(": cannot extract it to ")
+                    .append(NativeFiles.cacheDir()).append(" (").append(e).append("; set -D")
+                    .append(NativeFiles.DIR_PROPERTY).append(" to a writable directory)");
+            return null;
         }
+    }
+
+    /** The library at candidate (a name the OS loader searches for, or a path), or null with the reason in tried. */
+    private static SymbolLookup load(String candidate, StringBuilder tried) {
+        try {
+            // A name with a separator is a path; otherwise the OS loader searches its paths.
+            SymbolLookup lookup = candidate.indexOf('/') >= 0 || candidate.indexOf('\\') >= 0
+                    ? SymbolLookup.libraryLookup(Path.of(candidate), Arena.global())
+                    : SymbolLookup.libraryLookup(candidate, Arena.global());
+            if (lookup.find("sqlite3_libversion_number").isEmpty()) {
+                tried.append("\n  ").append(candidate).append(": not an SQLite library");
+                return null;
+            }
+            return lookup;
+        } catch (RuntimeException e) {
+            tried.append("\n  ").append(candidate).append(": ").append(e.getMessage());
+            return null;
+        }
+    }
+
+    /** One of {@link #DESCRIPTORS}' argument-less calls on the library just found, before any other binding is made. */
+    private static Object call(SymbolLookup lookup, String name) {
+        MethodHandle handle = Linker.nativeLinker().downcallHandle(lookup.find(name).orElseThrow(
+                () -> new IllegalStateException(name + " is missing from the SQLite library")), DESCRIPTORS.get(name));
+        try {
+            return handle.invoke();
+        } catch (Throwable t) { // calls with no arguments: only a broken library fails here
+            throw new IllegalStateException(name + " failed", t);
+        }
+    }
+
+    private static String cString(Object address) {
+        MemorySegment p = (MemorySegment) address;
+        return p.address() == 0 ? null : p.reinterpret(Integer.MAX_VALUE).getString(0, StandardCharsets.UTF_8);
     }
 
     private SqliteLibrary() {}
 
-    private static List<String> candidates() {
-        String chosen = System.getProperty(LIBRARY_PROPERTY);
-        if (chosen != null && !chosen.isBlank()) {
-            return List.of(chosen.strip());
-        }
+    /** The platform's usual names and places of a system SQLite. */
+    private static List<String> systemNames() {
         String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
         List<String> names = new ArrayList<>();
         if (os.contains("win")) {
@@ -120,6 +203,21 @@ public final class SqliteLibrary {
     /** The name or path the library was loaded from, or null. */
     public static String loadedFrom() {
         return LOADED_FROM;
+    }
+
+    /** Whether the loaded library is the engine bundled in the jar (which has the native helper compiled in). */
+    public static boolean bundled() {
+        return BUNDLED;
+    }
+
+    /** sqlite3_libversion of the loaded library, or null. */
+    public static String version() {
+        return VERSION;
+    }
+
+    /** sqlite3_sourceid of the loaded library (check-in date and hash), or null. */
+    public static String sourceId() {
+        return SOURCE_ID;
     }
 
     static SymbolLookup lookup() {

@@ -682,6 +682,11 @@ public final class JdbcConnection implements PanliteConnection {
     }
 
     @Override
+    public String sqliteSourceId() {
+        return Database.librarySourceId();
+    }
+
+    @Override
     public void createFunction(String name, int nArgs, boolean deterministic, dev.panlite.SqlFunction function)
             throws SQLException {
         checkFunction(name, nArgs, function);

@@ -107,12 +107,38 @@ class WriteGateTest {
             assertTrue(gate.tryAcquire());
             WriteGate.Waiter w = gate.enqueue();
             assertEquals(WriteGate.WAITING, gate.await(w, System.nanoTime())); // deadline already passed
-            gate.release(); // handed to w before it abandons
+            awaitStarving(w);
+            gate.release(); // handed to w (it waited past HANDOFF_NANOS) before it abandons
             assertTrue(gate.abandon(w), "abandon reports the hand-over, so the gate is not lost");
             assertTrue(gate.isHeld());
             gate.release();
             WriteGate.Waiter late = gate.enqueue();
             assertEquals(WriteGate.GRANTED, late.state, "a free gate is granted on arrival");
+            gate.release();
+        } finally {
+            gate.unref();
+        }
+    }
+
+    /** Lets {@code w} wait long enough to be owed the gate (no assertion on time: it only waits). */
+    private static void awaitStarving(WriteGate.Waiter w) {
+        while (System.nanoTime() - w.since < WriteGate.HANDOFF_NANOS) {
+            Thread.onSpinWait();
+        }
+    }
+
+    @Test
+    void aHeadThatWaitedLongIsHandedTheGateAndNoNewcomerPassesIt() throws Exception {
+        WriteGate gate = gate();
+        try {
+            assertTrue(gate.tryAcquire());
+            WriteGate.Waiter head = gate.enqueue();
+            awaitStarving(head);
+            assertFalse(gate.tryAcquire(), "held");
+            gate.release();
+            assertEquals(WriteGate.GRANTED, head.state, "handed over on release, before the head even runs");
+            assertTrue(gate.isHeld());
+            assertFalse(gate.tryAcquire(), "a newcomer cannot take what was handed over");
             gate.release();
         } finally {
             gate.unref();

@@ -50,7 +50,17 @@ class NativeHelperTest {
             assertTrue(Fused.helperStatus().contains("plain downcalls"), Fused.helperStatus());
             return;
         }
-        if (!NativeHelper.os().equals("linux")) {
+        if (SqliteLibrary.bundled()) {
+            // the bundled engine has the helper compiled in: nothing else is extracted or loaded
+            assertTrue(NativeHelper.ACTIVE, Fused.helperStatus());
+            assertNull(NativeHelper.reason());
+            assertEquals(SqliteLibrary.loadedFrom(), NativeHelper.path());
+            Path loaded = Path.of(NativeHelper.path());
+            assertEquals(NativeFiles.cacheDir(), loaded.getParent());
+            assertTrue(loaded.getFileName().toString().matches("libsqlite3-[0-9a-f]{16}\\.so"), loaded.toString());
+            return;
+        }
+        if (!NativeFiles.os().equals("linux")) {
             // other platforms: active exactly when the build produced a helper for them
             assertEquals(NativeHelper.class.getResource(NativeHelper.resourceName()) != null, NativeHelper.ACTIVE,
                     Fused.helperStatus());
@@ -69,7 +79,7 @@ class NativeHelperTest {
         assertTrue(Fused.helperActive());
         assertNull(NativeHelper.reason());
         Path loaded = Path.of(NativeHelper.path());
-        assertEquals(NativeHelper.cacheDir(), loaded.getParent());
+        assertEquals(NativeFiles.cacheDir(), loaded.getParent());
         assertTrue(loaded.getFileName().toString().matches("libpanlite_helper-[0-9a-f]{16}\\.so"), loaded.toString());
         assertTrue(Fused.helperStatus().contains(loaded.toString()), Fused.helperStatus());
     }
@@ -78,9 +88,9 @@ class NativeHelperTest {
     void namesAreNormalised() {
         assertTrue(NativeHelper.resourceName().matches("/native/[a-z0-9]+-[a-z0-9_]+/[a-z_]+\\.(so|dylib|dll)"),
                 NativeHelper.resourceName());
-        String name = NativeHelper.fileName(new byte[] {1, 2, 3});
-        assertEquals(name, NativeHelper.fileName(new byte[] {1, 2, 3}));
-        assertFalse(name.equals(NativeHelper.fileName(new byte[] {1, 2, 4})), "the hash is in the name");
+        String name = NativeFiles.fileName(NativeHelper.libraryName(), new byte[] {1, 2, 3});
+        assertEquals(name, NativeFiles.fileName(NativeHelper.libraryName(), new byte[] {1, 2, 3}));
+        assertFalse(name.equals(NativeFiles.fileName(NativeHelper.libraryName(), new byte[] {1, 2, 4})), "the hash is in the name");
     }
 
     private static byte[] someLibrary() throws IOException {
@@ -105,7 +115,7 @@ class NativeHelperTest {
     @Test
     void concurrentExtractionsGiveOneCompleteFile() throws Exception {
         byte[] content = someLibrary();
-        String name = NativeHelper.fileName(content);
+        String name = NativeFiles.fileName(NativeHelper.libraryName(), content);
         ExecutorService pool = Executors.newFixedThreadPool(4);
         try {
             for (int round = 0; round < 25; round++) {
@@ -115,7 +125,7 @@ class NativeHelperTest {
                 for (int t = 0; t < 4; t++) {
                     results.add(pool.submit(() -> {
                         start.await(10, TimeUnit.SECONDS);
-                        return NativeHelper.extract(content, dir, name);
+                        return NativeFiles.extract(content, dir, name);
                     }));
                 }
                 for (Future<Path> result : results) {
@@ -132,16 +142,16 @@ class NativeHelperTest {
     @Test
     void anExistingCompleteFileIsReusedAndABrokenOneReplaced() throws IOException {
         byte[] content = someLibrary();
-        String name = NativeHelper.fileName(content);
+        String name = NativeFiles.fileName(NativeHelper.libraryName(), content);
         Path dir = tmp.resolve("cache");
-        Path file = NativeHelper.extract(content, dir, name);
+        Path file = NativeFiles.extract(content, dir, name);
         FileTime old = FileTime.fromMillis(1_000_000_000_000L);
         Files.setLastModifiedTime(file, old);
-        assertEquals(file, NativeHelper.extract(content, dir, name));
+        assertEquals(file, NativeFiles.extract(content, dir, name));
         assertEquals(old, Files.getLastModifiedTime(file), "reused, not rewritten");
 
         Files.write(file, new byte[] {0x7f, 'E', 'L', 'F'}); // a truncated file left by something else
-        assertEquals(file, NativeHelper.extract(content, dir, name));
+        assertEquals(file, NativeFiles.extract(content, dir, name));
         assertArrayEquals(content, Files.readAllBytes(file));
         assertEquals(List.of(file), filesIn(dir));
     }
@@ -202,7 +212,7 @@ class NativeHelperTest {
         Files.createDirectories(copy.getParent());
         Files.copy(original, copy);
         List<String> properties = new ArrayList<>(List.of("-D" + SqliteLibrary.LIBRARY_PROPERTY + "=" + copy,
-                "-D" + NativeHelper.DIR_PROPERTY + "=" + tmp.resolve("cache")));
+                "-D" + NativeFiles.DIR_PROPERTY + "=" + tmp.resolve("cache")));
         if (TURNED_OFF) {
             properties.add("-D" + NativeHelper.ENABLE_PROPERTY + "=false"); // the fallback must use the copy too
         }
@@ -228,8 +238,10 @@ class NativeHelperTest {
     void anUnusableCacheDirectoryFallsBackWithOneLogLine() throws Exception {
         Path notADirectory = tmp.resolve("plain-file");
         Files.writeString(notADirectory, "x");
-        Child child = runChild(List.of("-D" + NativeHelper.DIR_PROPERTY + "=" + notADirectory.resolve("panlite")),
-                loadedSqlite().toString());
+        // the SQLite this JVM runs on, named by path: no extraction needed for it, the separate helper's fails
+        Path sqlite = loadedSqlite();
+        Child child = runChild(List.of("-D" + NativeFiles.DIR_PROPERTY + "=" + notADirectory.resolve("panlite"),
+                "-D" + SqliteLibrary.LIBRARY_PROPERTY + "=" + sqlite), sqlite.toString());
 
         assertEquals("false", child.get("helperActive"), child.output());
         assertEquals("null", child.get("helperPath"), child.output());

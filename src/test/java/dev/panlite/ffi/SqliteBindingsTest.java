@@ -34,20 +34,26 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every downcall descriptor in {@link Sqlite} against the C prototype in the installed
- * {@code sqlite3.h}: argument count, each argument's carrier, and the return. A descriptor that
+ * Every downcall descriptor in {@link Sqlite} and {@link SqliteLibrary} against the C prototype in
+ * the {@code sqlite3.h} of the engine under test (the vendored one for the bundled engine, the
+ * installed one for the system library): argument count, each argument's carrier, and the return. A descriptor that
  * disagrees with C is undefined behaviour at run time (a truncated sqlite3_int64, a pointer read as
  * an int), so it must fail here instead.
  */
 class SqliteBindingsTest {
-    static final Path HEADER = Path.of("/usr/include/sqlite3.h");
+    static final Path HEADER = SqliteLibrary.bundled() && System.getProperty("panlite.test.bundledHeader") != null
+            ? Path.of(System.getProperty("panlite.test.bundledHeader"))
+            : Path.of("/usr/include/sqlite3.h");
 
     static Prototypes header;
 
     @BeforeAll
     static void parseHeader() throws IOException {
+        if (SqliteLibrary.bundled()) {
+            assertTrue(Files.isReadable(HEADER), "the bundled engine's header is not where the build vendored it: " + HEADER);
+        }
         assumeTrue(Files.isReadable(HEADER), "no " + HEADER + " (install libsqlite3-dev) - binding check skipped");
-        header = Prototypes.parse(Files.readString(HEADER, StandardCharsets.ISO_8859_1));
+        header = Prototypes.parse(readHeader());
     }
 
     @Test
@@ -72,7 +78,7 @@ class SqliteBindingsTest {
     @Test
     void everyBoundNameExistsInTheHeader() {
         List<String> missing = new ArrayList<>();
-        for (String name : Sqlite.descriptors().keySet()) {
+        for (String name : allDescriptors().keySet()) {
             if (header.get(name) == null) {
                 missing.add(name);
             }
@@ -83,11 +89,35 @@ class SqliteBindingsTest {
     @Test
     void everyDescriptorMatchesItsPrototype() {
         List<String> problems = new ArrayList<>();
-        for (Map.Entry<String, FunctionDescriptor> e : Sqlite.descriptors().entrySet()) {
+        for (Map.Entry<String, FunctionDescriptor> e : allDescriptors().entrySet()) {
             header.mismatch(e.getKey(), e.getValue()).ifPresent(problems::add);
         }
         if (!problems.isEmpty()) {
             fail(problems.size() + " descriptor(s) disagree with " + HEADER + ":\n  " + String.join("\n  ", problems));
+        }
+    }
+
+    /** Sqlite's bindings and the calls SqliteLibrary makes while it loads the library. */
+    private static Map<String, FunctionDescriptor> allDescriptors() {
+        Map<String, FunctionDescriptor> all = new java.util.TreeMap<>(Sqlite.descriptors());
+        all.putAll(SqliteLibrary.DESCRIPTORS);
+        return all;
+    }
+
+    @Test
+    void theHeaderIsTheLoadedEngines() {
+        // a header of another version could miss a function the engine has, or declare one it lacks
+        Matcher version = Pattern.compile("#define SQLITE_VERSION\\s+\"([^\"]+)\"").matcher(readHeader());
+        assertTrue(version.find(), "no SQLITE_VERSION in " + HEADER);
+        assertEquals(SqliteLibrary.version(), version.group(1), "the engine loaded from " + SqliteLibrary.loadedFrom()
+                + " is not the version of " + HEADER);
+    }
+
+    private static String readHeader() {
+        try {
+            return Files.readString(HEADER, StandardCharsets.ISO_8859_1);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
         }
     }
 

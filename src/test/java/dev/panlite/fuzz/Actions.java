@@ -149,6 +149,38 @@ final class Actions {
             }
         });
 
+        add("conn.busyHandler", 2, x -> { // asked by the Java-side lock wait: misbehaving answers must not leak the gate
+            Connection c = x.conn();
+            if (c == null) {
+                return;
+            }
+            Connection other = x.w.connections.pick(x.r);
+            int kind = x.r.nextInt(6);
+            c.unwrap(PanliteConnection.class).setBusyHandler(kind == 5 ? null : (attempts, waited) -> switch (kind) {
+                case 0 -> attempts < 20; // bounded: a fuzz thread must not wait for ever
+                case 1 -> throw new IllegalStateException("fuzz busy handler");
+                case 2 -> {
+                    try {
+                        c.close(); // its own connection, from inside the wait
+                    } catch (java.sql.SQLException e) {
+                        throw new IllegalStateException(e);
+                    }
+                    yield true;
+                }
+                case 3 -> {
+                    if (other != null) {
+                        try {
+                            other.rollback(); // frees the lock another fuzz connection may hold
+                        } catch (java.sql.SQLException e) { // auto-commit on, or closed: the wait fails with it
+                            throw new IllegalStateException(e);
+                        }
+                    }
+                    yield attempts < 20;
+                }
+                default -> false;
+            });
+        });
+
         // ---------------------------------------------------------------- transactions
         addConn("tx.autocommit", 4, (x, c) -> c.setAutoCommit(x.r.nextBoolean()));
         addConn("tx.commit", 4, (x, c) -> c.commit());

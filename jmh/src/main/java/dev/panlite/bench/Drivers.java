@@ -145,13 +145,31 @@ public final class Drivers {
         try (Statement s = c.createStatement()) {
             expect(s, "PRAGMA journal_mode", "wal", target);
             expect(s, "PRAGMA synchronous", "1", target); // NORMAL
-            expect(s, "PRAGMA busy_timeout", "3000", target);
+            // Panlite waits busy_timeout in Java and keeps SQLite's own at 0 (it never sleeps inside a call)
+            expect(s, "PRAGMA busy_timeout", target.isPanlite() ? "0" : "3000", target);
+            if (target.isPanlite()) {
+                expectPanliteBusyTimeout(c, 3000, target);
+            }
             expect(s, "PRAGMA secure_delete", "0", target);
         } catch (SQLException | RuntimeException e) {
             c.close();
             throw e;
         }
         return c;
+    }
+
+    /** Panlite's busy_timeout, read reflectively (no Panlite class loads before {@link #target} ran). */
+    private static void expectPanliteBusyTimeout(Connection c, int want, Target target) throws SQLException {
+        try {
+            Class<?> type = Class.forName("dev.panlite.PanliteConnection");
+            Object config = type.getMethod("config").invoke(c.unwrap(type));
+            Object got = config.getClass().getMethod("busyTimeoutMillis").invoke(config);
+            if (!Integer.valueOf(want).equals(got)) {
+                throw new IllegalStateException(target.name() + ": busy_timeout is " + got + ", expected " + want);
+            }
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException(target.name() + ": cannot read its busy_timeout: " + e, e);
+        }
     }
 
     private static void expect(Statement s, String pragma, String want, Target target) throws SQLException {

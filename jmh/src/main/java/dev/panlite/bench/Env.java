@@ -42,6 +42,10 @@ public final class Env {
                 Drivers.Target t = Drivers.target(d);
                 env.put("sqlite." + d, Drivers.sqliteVersion(t));
                 env.put("driver." + d, driverVersion(t));
+                if (d.equals(Drivers.PANLITE)) { // which engine: the bundled one or the library named by -Dpanlite.sqlite.library
+                    env.put("engine.panlite", (dev.panlite.ffi.SqliteLibrary.bundled() ? "bundled, " : "")
+                            + dev.panlite.ffi.SqliteLibrary.loadedFrom());
+                }
             } catch (Throwable e) {
                 Throwable root = e;
                 while (root.getCause() != null && root.getCause() != root) root = root.getCause();

@@ -243,7 +243,8 @@ public final class Report {
         row(b, "cores", env.getProperty("cores", "?"));
         row(b, "JDK", env.getProperty("jdk", "?"));
         row(b, "SQLite in xerial", env.getProperty("sqlite.xerial", "?") + (env.containsKey("driver.xerial") ? " — " + env.getProperty("driver.xerial") : ""));
-        row(b, "SQLite in Panlite", env.getProperty("sqlite.panlite", "?") + (env.containsKey("driver.panlite") ? " — " + env.getProperty("driver.panlite") : ""));
+        row(b, "SQLite in Panlite", env.getProperty("sqlite.panlite", "?") + (env.containsKey("driver.panlite") ? " — " + env.getProperty("driver.panlite") : "")
+                + (env.containsKey("engine.panlite") ? " (" + env.getProperty("engine.panlite") + ")" : ""));
         if (env.containsKey("jmh.args")) row(b, "JMH arguments", "`" + env.getProperty("jmh.args") + "`");
         b.append("\n## Results\n\n");
         b.append("Times are JMH averages ± the 99.9% confidence half-width; **ratio = Panlite time / xerial time, lower is better** "

@@ -1,0 +1,1 @@
+// Empty: cargo needs a target to vendor this package's dependency (see Cargo.toml).
