@@ -26,7 +26,7 @@ import org.junit.jupiter.api.TestFactory;
  * {@code panlite.*} system property (the SQLite library, the helper switch) reaches the child.
  */
 class MisuseFuzzTest {
-    /** Seeds run by mvn verify: 3 x 4 s in each of the Surefire executions (4 of them: ~1 min in all). */
+    /** Seeds run by mvn verify: 3 x 4 s in each Surefire execution (3 of them: ~1 min in all). */
     private static final String DEFAULT_SEEDS = "1,2,3";
     private static final String DEFAULT_SECONDS = "4";
     private static final String DEFAULT_THREADS = "4";
