@@ -21,10 +21,21 @@ import java.util.List;
 import java.util.concurrent.Executor;
 
 /**
- * THE list of what a fuzz thread may do, with weights: one line per action. A new API gets its
- * cases here, e.g. {@code add("blob.open", 3, x -> ...)}; the name prefix ("conn.", "stmt.",
- * "ps.", "rs.", "meta.", "blob.", "tx.", "fn.", "vtab.", "backup.") lets a run skip a group
- * (-Dpanlite.fuzz.skip=fn.,vtab.) to find the next crash class while one is being fixed.
+ * THE list of what a fuzz thread may do, with weights: one {@code add} per action. The name prefix
+ * ("conn.", "tx.", "stmt.", "ps.", "rs.", "meta.", "blob.", "fn.", "vtab.", "image.", "backup.")
+ * lets a run skip a group (-Dpanlite.fuzz.skip=fn.,vtab.) to find the next crash class while one is being fixed.
+ *
+ * <p>A new API gets its cases here in a few lines. Take objects from the shared pools
+ * ({@code x.conn()}, {@code x.w.results.pick(x.r)}, ...), put what it creates back into one, and
+ * give every callback it takes a misbehaving body from {@link Callbacks#handler}, as the progress
+ * handler's case does:
+ * <pre>{@code
+ * addConn("fn.progress", 2, (x, c) -> {
+ *     Callbacks.Body body = Callbacks.handler(x.w, x, c, "progress");
+ *     c.unwrap(PanliteConnection.class).setProgressHandler(x.r.nextInt(100), () -> body.run() == null ? 0 : 1);
+ * });
+ * }</pre>
+ * An action may throw SQLException (counted as expected); anything else it throws is a finding.
  */
 final class Actions {
     private Actions() {}
@@ -40,6 +51,21 @@ final class Actions {
 
     private static void add(String name, int weight, Action action) {
         TABLE.add(new Entry(name, weight, action));
+    }
+
+    @FunctionalInterface
+    interface ConnAction {
+        void run(Ctx x, Connection c) throws Exception;
+    }
+
+    /** An action on a shared connection (see {@link Ctx#conn}); nothing when there is none. */
+    private static void addConn(String name, int weight, ConnAction action) {
+        add(name, weight, x -> {
+            Connection c = x.conn();
+            if (c != null) {
+                action.run(x, c);
+            }
+        });
     }
 
     /** The table without the groups named in {@code skip} (name prefixes). */
@@ -62,6 +88,31 @@ final class Actions {
                 c.abort(x.chance(50) ? Callbacks.ABORTER : (Executor) Runnable::run);
             }
         });
+        add("conn.pooled", 2, x -> {
+            javax.sql.PooledConnection pc = x.w.pooled.pick(x.r);
+            if (pc == null) {
+                return;
+            }
+            switch (x.r.nextInt(4)) {
+                case 0 -> pc.close(); // the physical connection, while its logical handle may be in use
+                case 1 -> pc.addConnectionEventListener(new javax.sql.ConnectionEventListener() {
+                    @Override
+                    public void connectionClosed(javax.sql.ConnectionEvent event) {
+                        throw new Callbacks.FuzzRuntime("fuzz: pool listener throws");
+                    }
+
+                    @Override
+                    public void connectionErrorOccurred(javax.sql.ConnectionEvent event) {
+                        try {
+                            pc.close();
+                        } catch (SQLException e) {
+                            x.w.sqlException(e);
+                        }
+                    }
+                });
+                default -> x.w.connections.put(x.r, pc.getConnection()); // closes the previous handle
+            }
+        });
         add("conn.leak", 1, x -> {
             Connection c = x.w.connections.take(x.r);
             if (c != null && x.w.opened.remove(c)) {
@@ -69,11 +120,13 @@ final class Actions {
             }
         });
         add("conn.gc", 1, x -> System.gc());
-        add("conn.misc", 4, x -> {
-            Connection c = x.conn();
-            if (c == null) {
-                return;
+        add("conn.interrupt", 2, x -> {
+            Thread[] all = x.w.workers;
+            if (all.length > 0) {
+                all[x.r.nextInt(all.length)].interrupt(); // as ExecutorService.shutdownNow does, maybe mid-call
             }
+        });
+        addConn("conn.misc", 4, (x, c) -> {
             switch (x.r.nextInt(16)) {
                 case 0 -> c.isValid(x.r.nextInt(3) - 1);
                 case 1 -> c.setReadOnly(x.r.nextBoolean());
@@ -129,29 +182,11 @@ final class Actions {
         });
 
         // ---------------------------------------------------------------- transactions
-        add("tx.autocommit", 4, x -> {
-            Connection c = x.conn();
-            if (c != null) {
-                c.setAutoCommit(x.r.nextBoolean());
-            }
-        });
-        add("tx.commit", 4, x -> {
-            Connection c = x.conn();
-            if (c != null) {
-                c.commit();
-            }
-        });
-        add("tx.rollback", 4, x -> {
-            Connection c = x.conn();
-            if (c != null) {
-                c.rollback();
-            }
-        });
-        add("tx.savepoint", 3, x -> {
-            Connection c = x.conn();
-            if (c != null) {
-                x.w.savepoints.put(x.r, x.chance(50) ? c.setSavepoint() : c.setSavepoint(x.oneOf(List.of("sp", "sp2", "", "\"; x"))));
-            }
+        addConn("tx.autocommit", 4, (x, c) -> c.setAutoCommit(x.r.nextBoolean()));
+        addConn("tx.commit", 4, (x, c) -> c.commit());
+        addConn("tx.rollback", 4, (x, c) -> c.rollback());
+        addConn("tx.savepoint", 3, (x, c) -> {
+            x.w.savepoints.put(x.r, x.chance(50) ? c.setSavepoint() : c.setSavepoint(x.oneOf(List.of("sp", "sp2", "", "\"; x"))));
         });
         add("tx.savepoint.use", 3, x -> {
             Connection c = x.conn();
@@ -169,12 +204,7 @@ final class Actions {
         });
 
         // ---------------------------------------------------------------- statements
-        add("stmt.create", 3, x -> {
-            Connection c = x.conn();
-            if (c != null) {
-                x.w.statements.put(x.r, c.createStatement());
-            }
-        });
+        addConn("stmt.create", 3, (x, c) -> x.w.statements.put(x.r, c.createStatement()));
         add("stmt.execute", 8, x -> {
             Statement s = x.w.statements.pick(x.r);
             if (s == null) {
@@ -208,12 +238,7 @@ final class Actions {
             if (s != null) {
                 String sql = x.query();
                 x.note(sql);
-                ResultSet rs = s.executeQuery(sql);
-                if (x.chance(70)) {
-                    x.w.results.put(x.r, rs);
-                } else {
-                    drain(x, rs);
-                }
+                keepOrDrain(x, s.executeQuery(sql), 70);
             }
         });
         add("stmt.batch", 3, x -> {
@@ -256,11 +281,7 @@ final class Actions {
         add("stmt.close", 3, x -> close(x.chance(50) ? x.w.statements.pick(x.r) : x.w.prepared.pick(x.r)));
 
         // ---------------------------------------------------------------- prepared statements
-        add("ps.prepare", 5, x -> {
-            Connection c = x.conn();
-            if (c == null) {
-                return;
-            }
+        addConn("ps.prepare", 5, (x, c) -> {
             String sql = x.chance(60) ? x.query() : x.sql();
             x.note(sql);
             x.w.prepared.put(x.r, switch (x.r.nextInt(4)) {
@@ -372,11 +393,7 @@ final class Actions {
         add("rs.close", 4, x -> close(x.w.results.pick(x.r)));
 
         // ---------------------------------------------------------------- database metadata
-        add("meta.db", 5, x -> {
-            Connection c = x.conn();
-            if (c == null) {
-                return;
-            }
+        addConn("meta.db", 5, (x, c) -> {
             DatabaseMetaData md = c.getMetaData();
             String table = x.oneOf(List.of("t", "ft", "rt", "u", "%", "nosuch", "sqlite_schema"));
             ResultSet rs = switch (x.r.nextInt(12)) {
@@ -398,11 +415,7 @@ final class Actions {
                     yield md.getCatalogs();
                 }
             };
-            if (x.chance(50)) {
-                x.w.results.put(x.r, rs);
-            } else {
-                drain(x, rs);
-            }
+            keepOrDrain(x, rs, 50);
         });
 
         // ---------------------------------------------------------------- blobs
@@ -415,12 +428,7 @@ final class Actions {
                 }
             }
         });
-        add("blob.create", 1, x -> {
-            Connection c = x.conn();
-            if (c != null) {
-                x.w.blobs.put(x.r, c.createBlob());
-            }
-        });
+        addConn("blob.create", 1, (x, c) -> x.w.blobs.put(x.r, c.createBlob()));
         add("blob.use", 4, x -> {
             Blob b = x.w.blobs.pick(x.r);
             if (b == null) {
@@ -444,79 +452,33 @@ final class Actions {
             }
         });
 
-        add("blob.open", 2, x -> { // incremental I/O on a stored value (PanliteConnection.openBlob)
-            Connection c = x.conn();
-            if (c != null) {
-                x.w.blobs.put(x.r, c.unwrap(PanliteConnection.class).openBlob(x.oneOf(List.of("main", "temp", "nope")),
-                        "t", x.oneOf(List.of("d", "b", "a", "nope")), x.r.nextInt(5), x.r.nextBoolean()));
-            }
-        });
-        add("blob.stream", 2, x -> { // a stream outliving its blob, its connection, shared across threads
-            Blob b = x.w.blobs.pick(x.r);
-            if (b != null) {
-                if (x.r.nextBoolean()) {
-                    readAll(b.getBinaryStream(1, Math.min(b.length(), 3)));
-                } else {
-                    try (java.io.OutputStream out = b.setBinaryStream(x.oneOf(List.of(1L, 2L, 0L)))) {
-                        out.write(new byte[x.r.nextInt(4)]);
-                    } catch (IOException expected) {
-                        // past the end, closed, read-only: an error, never a crash
-                    }
-                }
-            }
-        });
-
         // ---------------------------------------------------------------- callbacks (extras API)
-        add("fn.function", 3, x -> {
-            Connection c = x.conn();
-            if (c != null) {
-                Callbacks.register(x.w, x, c, x.oneOf(List.of("fz_f", "fz_g")));
-            }
+        addConn("fn.function", 3, (x, c) -> Callbacks.register(x.w, x, c, x.oneOf(List.of("fz_f", "fz_g"))));
+        addConn("fn.aggregate", 2, (x, c) -> {
+            Callbacks.register(x.w, x, c, x.oneOf(List.of("fz_agg", "fz_agg2")));
         });
-        add("fn.aggregate", 2, x -> {
-            Connection c = x.conn();
-            if (c != null) {
-                Callbacks.register(x.w, x, c, x.oneOf(List.of("fz_agg", "fz_agg2")));
-            }
+        addConn("fn.collation", 2, (x, c) -> {
+            Callbacks.register(x.w, x, c, x.oneOf(List.of("fz_coll", "fz_coll2")));
         });
-        add("fn.window", 2, x -> {
-            Connection c = x.conn();
-            if (c != null) {
-                Callbacks.register(x.w, x, c, "fz_win");
-            }
+        addConn("fn.window", 2, (x, c) -> Callbacks.register(x.w, x, c, "fz_win"));
+        addConn("fn.progress", 2, (x, c) -> {
+            Callbacks.Body body = Callbacks.handler(x.w, x, c, "progress");
+            int every = x.oneOf(List.of(1, 10, 1000, 0, -1));
+            boolean stop = x.chance(20);
+            c.unwrap(PanliteConnection.class).setProgressHandler(every, x.chance(10) ? null : () -> {
+                body.run();
+                return stop ? 1 : 0;
+            });
         });
-        add("fn.progress", 2, x -> {
-            Connection c = x.conn();
-            if (c != null) {
-                c.unwrap(PanliteConnection.class).setProgressHandler(x.oneOf(List.of(1, 10, 100, 0, -1)),
-                        x.chance(80) ? Callbacks.progress(x.w, x, c) : null);
-            }
+        addConn("fn.listener.add", 2, (x, c) -> {
+            var l = Callbacks.listener(x.w, x, c);
+            c.unwrap(PanliteConnection.class).addChangeListener(l);
+            x.w.listeners.put(x.r, l);
         });
-        add("fn.collation", 2, x -> {
-            Connection c = x.conn();
-            if (c != null) {
-                Callbacks.register(x.w, x, c, x.oneOf(List.of("fz_coll", "fz_coll2")));
-            }
+        addConn("fn.listener.remove", 1, (x, c) -> {
+            c.unwrap(PanliteConnection.class).removeChangeListener(x.w.listeners.pick(x.r));
         });
-        add("fn.listener.add", 2, x -> {
-            Connection c = x.conn();
-            if (c != null) {
-                var l = Callbacks.listener(x.w, x, c);
-                c.unwrap(PanliteConnection.class).addChangeListener(l);
-                x.w.listeners.put(x.r, l);
-            }
-        });
-        add("fn.listener.remove", 1, x -> {
-            Connection c = x.conn();
-            if (c != null) {
-                c.unwrap(PanliteConnection.class).removeChangeListener(x.w.listeners.pick(x.r));
-            }
-        });
-        add("fn.badargs", 1, x -> {
-            Connection c = x.conn();
-            if (c == null) {
-                return;
-            }
+        addConn("fn.badargs", 1, (x, c) -> {
             PanliteConnection p = c.unwrap(PanliteConnection.class);
             switch (x.r.nextInt(5)) {
                 case 0 -> p.createFunction(x.oneOf(List.of("", "x".repeat(300), "bad name")), x.r.nextInt(300) - 2, false, args -> 1);
@@ -528,11 +490,7 @@ final class Actions {
         });
 
         // ---------------------------------------------------------------- virtual tables
-        add("vtab.use", 3, x -> {
-            Connection c = x.conn();
-            if (c == null) {
-                return;
-            }
+        addConn("vtab.use", 3, (x, c) -> {
             String sql = x.oneOf(List.of(
                     "CREATE VIRTUAL TABLE IF NOT EXISTS ft USING fts5(body)",
                     "INSERT INTO ft(body) VALUES ('one two three')",
@@ -552,12 +510,77 @@ final class Actions {
             }
         });
 
-        // ---------------------------------------------------------------- backup / restore
-        add("backup.run", 2, x -> {
-            Connection c = x.conn();
-            if (c == null) {
-                return;
+        // ---------------------------------------------------------------- serialize / deserialize
+        addConn("image.serialize", 2, (x, c) -> {
+            byte[] image = c.unwrap(PanliteConnection.class).serialize(x.oneOf(List.of("main", "main", "temp", "aux", "nosuch")));
+            if (image != null) {
+                x.w.images.put(x.r, image);
             }
+        });
+        addConn("image.deserialize", 2, (x, c) -> {
+            byte[] image = x.w.images.pick(x.r);
+            if (image != null && x.chance(20)) {
+                image = java.util.Arrays.copyOf(image, x.r.nextInt(image.length + 1)); // truncated
+            } else if (image != null && image.length > 100 && x.chance(20)) {
+                image = image.clone();
+                image[x.r.nextInt(image.length)] ^= (byte) (1 + x.r.nextInt(255)); // corrupted
+            } else if (image == null) {
+                image = x.oneOf(List.of(new byte[0], new byte[100], "SQLite format 3\0".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1)));
+            }
+            c.unwrap(PanliteConnection.class).deserialize(x.oneOf(List.of("main", "main", "temp", "aux", "nosuch")), image);
+        });
+
+        // ---------------------------------------------------------------- incremental blob I/O
+        addConn("blob.open", 3, (x, c) -> {
+            x.w.blobs.put(x.r, c.unwrap(PanliteConnection.class).openBlob(x.oneOf(List.of("main", "main", "temp", "nosuch")),
+                    x.oneOf(List.of("t", "t", "u", "nosuch")), x.oneOf(List.of("d", "d", "b", "a", "id", "nosuch")),
+                    x.oneOf(List.of(1L, 2L, 3L, 4L, 5L, 0L, -1L, Long.MAX_VALUE)), x.r.nextBoolean()));
+        });
+
+        add("blob.stream", 2, x -> { // a stream outliving its blob, its connection, shared across threads
+            Blob b = x.w.blobs.pick(x.r);
+            if (b != null) {
+                if (x.r.nextBoolean()) {
+                    readAll(b.getBinaryStream(1, Math.min(b.length(), 3)));
+                } else {
+                    try (java.io.OutputStream out = b.setBinaryStream(x.oneOf(List.of(1L, 2L, 0L)))) {
+                        out.write(new byte[x.r.nextInt(4)]);
+                    } catch (IOException expected) {
+                        // past the end, closed, read-only: an error, never a crash
+                    }
+                }
+            }
+        });
+
+        // ---------------------------------------------------------------- backup / restore
+        addConn("backup.api", 2, (x, c) -> {
+            java.nio.file.Path file = java.nio.file.Path.of(x.w.file(2 + x.r.nextInt(2)));
+            Callbacks.Body body = Callbacks.handler(x.w, x, c, "backup progress");
+            Throwable[] thrown = new Throwable[1];
+            dev.panlite.BackupProgress progress = x.chance(30) ? null : (remaining, pageCount) -> {
+                try {
+                    Callbacks.runUnchecked(body, "backup progress");
+                } catch (RuntimeException | Error e) {
+                    thrown[0] = e;
+                    throw e;
+                }
+            };
+            String schema = x.oneOf(List.of("main", "main", "temp", "aux", "nosuch"));
+            PanliteConnection p = c.unwrap(PanliteConnection.class);
+            try {
+                if (x.r.nextBoolean()) {
+                    p.backup(schema, file, progress);
+                } else {
+                    p.restore(schema, x.chance(90) ? file : java.nio.file.Path.of("/nonexistent/x.db"), progress);
+                }
+            } catch (RuntimeException | Error e) {
+                if (e != thrown[0]) {
+                    throw e;
+                }
+                // documented: what the progress callback throws stops the copy and is thrown here, as it is
+            }
+        });
+        addConn("backup.run", 2, (x, c) -> {
             String file = x.w.file(2 + x.r.nextInt(2));
             String sql = x.oneOf(List.of("backup to ", "restore from ", "backup main to ", "restore main from ", "backup temp to "))
                     + (x.r.nextBoolean() ? "'" + file + "'" : file);
@@ -569,38 +592,18 @@ final class Actions {
         });
     }
 
-    static {
-        // ---------------------------------------------------------------- images and the backup API (issue 13)
-        add("backup.api", 2, x -> {
-            Connection c = x.conn();
-            if (c == null) {
-                return;
-            }
-            PanliteConnection p = c.unwrap(PanliteConnection.class);
-            String schema = x.oneOf(List.of("main", "temp", "nope"));
-            java.nio.file.Path file = java.nio.file.Path.of(x.w.file(2 + x.r.nextInt(2)));
-            switch (x.r.nextInt(5)) {
-                case 0 -> p.serialize(schema);
-                case 1 -> p.deserialize(schema, x.chance(50) ? p.serialize("main") : new byte[x.r.nextInt(1024)]);
-                case 2 -> p.backup(schema, file, x.chance(50) ? null : (remaining, total) -> {
-                    if (x.chance(5)) {
-                        throw new Callbacks.FuzzRuntime("fuzz: backup progress throws");
-                    }
-                });
-                case 3 -> p.restore(schema, file, null);
-                default -> {
-                    Statement s = x.w.statements.pick(x.r);
-                    if (s != null) {
-                        s.execute("SELECT count(*) FROM t"); // while an image may just have replaced the schema
-                    }
-                }
-            }
-        });
-    }
-
     static void close(AutoCloseable c) throws Exception {
         if (c != null) {
             c.close();
+        }
+    }
+
+    /** Shares a result set with the other threads ({@code percent} of the time), else reads and closes it. */
+    static void keepOrDrain(Ctx x, ResultSet rs, int percent) throws SQLException {
+        if (x.chance(percent)) {
+            x.w.results.put(x.r, rs);
+        } else {
+            drain(x, rs);
         }
     }
 

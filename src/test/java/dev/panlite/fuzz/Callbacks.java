@@ -48,11 +48,16 @@ final class Callbacks {
         }
     }
 
+    /** True for what a fuzz callback threw on purpose (the driver may let it through: not a finding). */
+    static boolean thrownOnPurpose(Throwable t) {
+        return t instanceof FuzzRuntime || t instanceof FuzzChecked || t instanceof FuzzError || t instanceof FuzzOom;
+    }
+
     /** How callbacks misbehave; chosen at random when one is registered. */
     enum Mood {
         IDENTITY, ODD_TYPE, THROW_RUNTIME, THROW_CHECKED, THROW_ERROR, THROW_OOM, THROW_ASSERTION, STACK_OVERFLOW,
         QUERY_OWN, WRITE_OWN, CLOSE_OWN, ABORT_OWN, CLOSE_SHARED, REREGISTER, REPLACE_OTHER, RECURSE_SQL,
-        COMMIT_OWN, ROLLBACK_OWN, CANCEL, ANY_ACTION
+        COMMIT_OWN, ROLLBACK_OWN, CANCEL, ANY_ACTION, SLOW
     }
 
     interface Body {
@@ -130,10 +135,10 @@ final class Callbacks {
             case REREGISTER:
                 return guard(w, name, () -> {
                     PanliteConnection p = own.unwrap(PanliteConnection.class);
-                    if (name.startsWith("fz_agg")) {
-                        p.createAggregate(name, -1, x.r.nextBoolean(), aggregateFactory(w, x, own, name));
-                    } else if (name.startsWith("fz_win")) {
+                    if (name.startsWith("fz_win")) {
                         p.createWindowFunction(name, -1, x.r.nextBoolean(), windowFactory(w, x, own, name));
+                    } else if (name.startsWith("fz_agg")) {
+                        p.createAggregate(name, -1, x.r.nextBoolean(), aggregateFactory(w, x, own, name));
                     } else if (name.startsWith("fz_coll")) {
                         p.createCollation(name, collation(w, x, own, name));
                     } else {
@@ -178,6 +183,11 @@ final class Callbacks {
                     }
                     return "cancelled";
                 });
+            case SLOW:
+                if (x.r.nextInt(200) == 0) { // rarely: a query calls it per row
+                    Thread.sleep(x.r.nextInt(20)); // widens the window for other threads' close, abort, cancel
+                }
+                return args.length > 0 ? args[0] : null;
             case ANY_ACTION:
                 if (x.depth < 2) {
                     x.depth++;
@@ -216,6 +226,18 @@ final class Callbacks {
         t.start();
     };
 
+    /**
+     * The body of a callback of any new kind (progress, busy or authorizer handler, ...): each run
+     * misbehaves in the way drawn now, as functions do; returns the callback's "result" (null mostly).
+     */
+    static Body handler(World w, Ctx x, Connection own, String name) {
+        Mood mood = mood(x);
+        return () -> {
+            Object v = misbehave(w, mood, own, name, new Object[0]);
+            return mood == Mood.IDENTITY ? null : v;
+        };
+    }
+
     static SqlFunction function(World w, Ctx x, Connection own, String name) {
         Mood mood = mood(x);
         return args -> misbehave(w, mood, own, name, args);
@@ -233,76 +255,71 @@ final class Callbacks {
                     return null; // a factory that supplies no aggregate
                 }
                 default -> {
-                    return new SqlAggregate() {
-                        long rows;
-
-                        @Override
-                        public void step(Object[] args) throws Exception {
-                            rows++;
-                            misbehave(w, stepMood, own, name, args);
-                        }
-
-                        @Override
-                        public Object finish() throws Exception {
-                            Object v = misbehave(w, finishMood, own, name, new Object[] {rows});
-                            return finishMood == Mood.IDENTITY ? rows : v;
-                        }
-                    };
+                    return new Accumulator(w, own, name, stepMood, stepMood, finishMood);
                 }
             }
         };
     }
 
-    /** A window function whose four callbacks each misbehave in their own way (issue 13). */
-    static java.util.function.Supplier<dev.panlite.SqlWindowFunction> windowFactory(World w, Ctx x, Connection own,
-            String name) {
-        Mood factoryMood = x.chance(85) ? Mood.IDENTITY : x.oneOf(List.of(Mood.THROW_RUNTIME, Mood.ODD_TYPE));
+    /** An aggregate (and window function) whose every step can misbehave; counts the rows in its frame. */
+    private static final class Accumulator implements dev.panlite.SqlWindowFunction {
+        private final World w;
+        private final Connection own;
+        private final String name;
+        private final Mood stepMood;
+        private final Mood inverseMood;
+        private final Mood valueMood;
+        private long rows;
+
+        Accumulator(World w, Connection own, String name, Mood stepMood, Mood inverseMood, Mood valueMood) {
+            this.w = w;
+            this.own = own;
+            this.name = name;
+            this.stepMood = stepMood;
+            this.inverseMood = inverseMood;
+            this.valueMood = valueMood;
+        }
+
+        @Override
+        public void step(Object[] args) throws Exception {
+            rows++;
+            misbehave(w, stepMood, own, name, args);
+        }
+
+        @Override
+        public void inverse(Object[] args) throws Exception {
+            rows--;
+            misbehave(w, inverseMood, own, name, args);
+        }
+
+        @Override
+        public Object value() throws Exception {
+            Object v = misbehave(w, valueMood, own, name, new Object[] {rows});
+            return valueMood == Mood.IDENTITY ? rows : v;
+        }
+    }
+
+    static java.util.function.Supplier<dev.panlite.SqlWindowFunction> windowFactory(World w, Ctx x, Connection own, String name) {
         Mood stepMood = mood(x);
         Mood inverseMood = mood(x);
         Mood valueMood = mood(x);
-        return () -> {
-            switch (factoryMood) {
-                case THROW_RUNTIME -> throw new FuzzRuntime("fuzz: window factory throws");
-                case ODD_TYPE -> {
-                    return null;
-                }
-                default -> {
-                    return new dev.panlite.SqlWindowFunction() {
-                        long rows;
-
-                        @Override
-                        public void step(Object[] args) throws Exception {
-                            rows++;
-                            misbehave(w, stepMood, own, name, args);
-                        }
-
-                        @Override
-                        public void inverse(Object[] args) throws Exception {
-                            rows--;
-                            misbehave(w, inverseMood, own, name, args);
-                        }
-
-                        @Override
-                        public Object value() throws Exception {
-                            Object v = misbehave(w, valueMood, own, name, new Object[] {rows});
-                            return valueMood == Mood.IDENTITY ? rows : v;
-                        }
-                    };
-                }
-            }
+        Mood factoryMood = x.chance(90) ? Mood.IDENTITY : x.oneOf(List.of(Mood.THROW_RUNTIME, Mood.ODD_TYPE));
+        return () -> switch (factoryMood) {
+            case THROW_RUNTIME -> throw new FuzzRuntime("fuzz: window factory throws");
+            case ODD_TYPE -> null; // a factory that supplies no window function
+            default -> new Accumulator(w, own, name, stepMood, inverseMood, valueMood);
         };
     }
 
-    /** A progress handler that misbehaves, or stops the statement now and then. */
-    static dev.panlite.ProgressHandler progress(World w, Ctx x, Connection own) {
-        Mood mood = mood(x);
-        int stopEvery = x.oneOf(List.of(0, 1, 7, 1000));
-        long[] calls = {0};
-        return () -> {
-            Object v = misbehave(w, mood, own, "progress", new Object[] {calls[0]});
-            calls[0]++;
-            return stopEvery > 0 && calls[0] % stopEvery == 0 ? 1 : v instanceof Integer i ? i : 0;
-        };
+    /** Runs {@code body} where only unchecked throws are allowed (comparators, listeners, progress). */
+    static void runUnchecked(Body body, String where) {
+        try {
+            body.run();
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Exception e) {
+            throw new FuzzRuntime("fuzz: " + where + ": " + e);
+        }
     }
 
     static Comparator<String> collation(World w, Ctx x, Connection own, String name) {
@@ -315,13 +332,7 @@ final class Callbacks {
             case 3 -> Integer.MIN_VALUE; // a < b and b < a
             case 4 -> Integer.compare(a.length(), b.length());
             default -> {
-                try {
-                    misbehave(w, mood, own, name, new Object[] {a, b});
-                } catch (RuntimeException | Error e) {
-                    throw e;
-                } catch (Exception e) {
-                    throw new FuzzRuntime("fuzz: collation: " + e);
-                }
+                runUnchecked(() -> misbehave(w, mood, own, name, new Object[] {a, b}), "collation");
                 yield a.compareTo(b);
             }
         };
@@ -331,13 +342,7 @@ final class Callbacks {
         Mood mood = mood(x);
         return new ChangeListener() {
             private void act(Object what) {
-                try {
-                    misbehave(w, mood, own, "listener", new Object[] {what});
-                } catch (RuntimeException | Error e) {
-                    throw e;
-                } catch (Exception e) {
-                    throw new FuzzRuntime("fuzz: listener: " + e);
-                }
+                runUnchecked(() -> misbehave(w, mood, own, "listener", new Object[] {what}), "listener");
             }
 
             @Override
@@ -360,10 +365,10 @@ final class Callbacks {
     /** Registers (or replaces) the callback called {@code name} on {@code c}. */
     static void register(World w, Ctx x, Connection c, String name) throws SQLException {
         PanliteConnection p = c.unwrap(PanliteConnection.class);
-        if (name.startsWith("fz_agg")) {
-            p.createAggregate(name, x.chance(80) ? -1 : x.r.nextInt(3), x.r.nextBoolean(), aggregateFactory(w, x, c, name));
-        } else if (name.startsWith("fz_win")) {
+        if (name.startsWith("fz_win")) {
             p.createWindowFunction(name, x.chance(80) ? -1 : x.r.nextInt(3), x.r.nextBoolean(), windowFactory(w, x, c, name));
+        } else if (name.startsWith("fz_agg")) {
+            p.createAggregate(name, x.chance(80) ? -1 : x.r.nextInt(3), x.r.nextBoolean(), aggregateFactory(w, x, c, name));
         } else if (name.startsWith("fz_coll")) {
             p.createCollation(name, collation(w, x, c, name));
         } else {

@@ -113,6 +113,9 @@ final class Ctx {
             "SELECT count(*), sum(c), max(b) FROM t",
             "SELECT 1, 'x', 2.5, x'00ff', NULL, ?",
             "WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r WHERE i < 30000) SELECT sum(i) FROM r",
+            // long enough (~0.5 s) for other threads to cancel, time out, close or abort it mid-step
+            "WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r WHERE i < 1000000) SELECT i FROM r WHERE i % 250000 = 0",
+            "WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r WHERE i < 3000) SELECT count(fz_f(i)) FROM r",
             "WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r WHERE i < 200) SELECT i, fz_f(i) FROM r",
             "SELECT fz_f(a), fz_f(b, c), fz_g(d) FROM t",
             "SELECT fz_f(fz_f(id)) FROM t ORDER BY 1",
@@ -121,6 +124,9 @@ final class Ctx {
             "SELECT fz_win(a) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM t",
             "SELECT fz_win(id) OVER (PARTITION BY c % 2 ORDER BY id ROWS 2 PRECEDING), fz_win(a) FROM t GROUP BY id",
             "SELECT b FROM t ORDER BY b COLLATE fz_coll",
+            "SELECT id, fz_win(a) OVER (ORDER BY id ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) FROM t",
+            "SELECT fz_win(c, b) OVER (PARTITION BY a % 2 ORDER BY id), fz_win(id) FROM t GROUP BY b",
+            "SELECT fz_win(a) FROM t",
             "SELECT DISTINCT b COLLATE fz_coll2 FROM t",
             "SELECT * FROM t WHERE b > 'm' COLLATE fz_coll",
             "SELECT rowid, * FROM ft WHERE ft MATCH 'one OR two*'",
@@ -166,7 +172,7 @@ final class Ctx {
             "SELECT fz_nosuch(1)", "INSERT INTO t(id) VALUES (1)", "SELECT \u0000 1", "SELECT '\uD800'",
             "SELECT " + "(".repeat(2000) + "1" + ")".repeat(2000), "SELECT * FROM ft WHERE ft MATCH '\"'",
             "SELECT * FROM ft WHERE ft MATCH 'NEAR('", "INSERT INTO rt VALUES (1, 10, 0)",
-            "backup to /nonexistent/dir/x.db", "restore from /nonexistent/x.db", "backup nosuch to x.db",
+            "backup to /nonexistent/dir/x.db", "restore from /nonexistent/x.db", "backup nosuch to /nonexistent/dir/x.db",
             "SELECT 1 FROM t WHERE b = ? COLLATE nosuch", "DETACH nosuch", "PRAGMA nosuch = 1",
             "CREATE VIRTUAL TABLE v USING nosuch(x)");
 

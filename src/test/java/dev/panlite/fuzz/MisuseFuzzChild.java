@@ -47,7 +47,13 @@ public final class MisuseFuzzChild {
         Path dir = Files.createDirectories(Path.of(args[3]));
         long hangNanos = (long) (Double.parseDouble(System.getProperty("panlite.fuzz.hangSeconds", "30")) * 1e9);
         List<String> skip = Arrays.asList(System.getProperty("panlite.fuzz.skip", "").split(","));
+        boolean virtual = Boolean.parseBoolean(System.getProperty("panlite.fuzz.virtual", "true"));
+        // A callback failing in a loop makes the driver log without end: cap what others print (the
+        // harness's own lines, findings and summary, go to the real stdout uncapped).
         PrintStream out = System.out;
+        PrintStream capped = new PrintStream(new CappedOutput(out, 16 << 20), true, java.nio.charset.StandardCharsets.UTF_8);
+        System.setOut(capped);
+        System.setErr(capped);
 
         World w = new World(dir, out);
         world = w;
@@ -56,7 +62,13 @@ public final class MisuseFuzzChild {
         totalWeight = table.stream().mapToInt(Actions.Entry::weight).sum();
         Trace trace = new Trace(dir.resolve("trace.txt"), threads);
         Thread.setDefaultUncaughtExceptionHandler((t, e) -> w.finding("thread " + t.getName(), e));
-        out.println("fuzz seed=" + seed + " seconds=" + seconds + " threads=" + threads + " actions=" + table.size()
+        String sqlite;
+        try (Connection c = new dev.panlite.Driver().connect("jdbc:sqlite::memory:", new java.util.Properties())) {
+            sqlite = c.unwrap(dev.panlite.PanliteConnection.class).sqliteVersion() + " from "
+                    + System.getProperty("panlite.sqlite.library", "the default library");
+        }
+        out.println("fuzz seed=" + seed + " seconds=" + seconds + " threads=" + threads + " sqlite=" + sqlite
+                + " actions=" + table.size()
                 + (skip.size() > 1 || !skip.get(0).isEmpty() ? " skip=" + skip : ""));
         out.flush();
 
@@ -69,14 +81,20 @@ public final class MisuseFuzzChild {
             int id = i;
             Ctx x = new Ctx(w, new Random(seed * 1_000_003L + i), i, trace);
             progress.set(i, System.nanoTime());
-            workers[i] = new Thread(() -> {
+            Runnable work = () -> {
                 x.bind();
                 while (System.nanoTime() < end) {
                     doing.set(id, runOne(x, "thread " + id));
+                    Thread.interrupted(); // another thread's "conn.interrupt" ends here
                     progress.set(id, System.nanoTime());
                 }
                 doing.set(id, "finished");
-            }, "fuzz-" + i);
+            };
+            // odd workers are virtual threads (FFM calls pin their carrier; upcalls run on them too)
+            workers[i] = (virtual && i % 2 == 1 ? Thread.ofVirtual() : Thread.ofPlatform()).name("fuzz-" + i).unstarted(work);
+        }
+        w.workers = Arrays.copyOf(workers, threads);
+        for (int i = 0; i < threads; i++) {
             workers[i].start();
         }
         Thread watchdog = new Thread(() -> watch(workers, progress, doing, hangNanos, out), "fuzz-watchdog");
@@ -96,7 +114,20 @@ public final class MisuseFuzzChild {
             } catch (SQLException e) {
                 w.sqlException(e);
             } catch (Throwable t) {
-                w.finding("final close", t);
+                if (!Callbacks.thrownOnPurpose(t)) { // a pool listener's throw may come out of close
+                    w.finding("final close", t);
+                }
+            }
+        }
+        for (javax.sql.PooledConnection pc : w.openedPooled) {
+            try {
+                pc.close();
+            } catch (SQLException e) {
+                w.sqlException(e);
+            } catch (Throwable t) {
+                if (!Callbacks.thrownOnPurpose(t)) {
+                    w.finding("final close (pooled)", t);
+                }
             }
         }
         for (Map.Entry<String, java.util.concurrent.atomic.AtomicLong> e : w.findingKinds().entrySet()) {
@@ -104,7 +135,7 @@ public final class MisuseFuzzChild {
         }
         out.println("commonest SQLExceptions: " + w.commonSqlExceptions(12));
         out.println("done seed=" + seed + " actions=" + w.actions + " sqlExceptions=" + w.sqlExceptions
-                + " findings=" + w.findings + " leakedConnections=" + w.leaked);
+                + " findings=" + w.findings + " sqliteMisuse=" + w.misuse + " leakedConnections=" + w.leaked);
         out.flush();
         System.exit(w.findings.get() > 0 ? EXIT_FINDINGS : 0);
     }
@@ -130,11 +161,44 @@ public final class MisuseFuzzChild {
         } catch (SQLException ok) {
             x.w.sqlException(ok);
         } catch (Callbacks.FuzzRuntime | Callbacks.FuzzChecked | Callbacks.FuzzError | Callbacks.FuzzOom thrown) {
-            // a callback's own throw, reaching here only when the action itself ran in a callback
+            // thrown on purpose by a callback (or a pool listener) and let through: not a finding
         } catch (Throwable t2) {
             x.w.finding(e.name() + " (" + who + ")", t2);
         }
         return e.name();
+    }
+
+    /** Passes on the first {@code limit} bytes, then one line saying the rest was dropped. */
+    private static final class CappedOutput extends java.io.OutputStream {
+        private final java.io.OutputStream target;
+        private long left;
+
+        CappedOutput(java.io.OutputStream target, long limit) {
+            this.target = target;
+            this.left = limit;
+        }
+
+        @Override
+        public synchronized void write(int b) throws java.io.IOException {
+            write(new byte[] {(byte) b}, 0, 1);
+        }
+
+        @Override
+        public synchronized void write(byte[] b, int off, int len) throws java.io.IOException {
+            if (left > 0) {
+                int n = (int) Math.min(len, left);
+                target.write(b, off, n);
+                left -= n;
+                if (left == 0) {
+                    target.write("\n[fuzz: output capped here; the summary follows]\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                }
+            }
+        }
+
+        @Override
+        public synchronized void flush() throws java.io.IOException {
+            target.flush();
+        }
     }
 
     /** No progress by a thread for hangNanos: prints every thread's stack and ends the JVM. */
@@ -152,8 +216,16 @@ public final class MisuseFuzzChild {
                     synchronized (out) {
                         out.println("HANG: " + workers[i].getName() + " made no progress for " + (now - progress.get(i)) / 1_000_000
                                 + " ms after " + doing.get(i));
-                        for (Map.Entry<Thread, StackTraceElement[]> e : Thread.getAllStackTraces().entrySet()) {
-                            out.println("thread " + e.getKey().getName() + " " + e.getKey().getState());
+                        Map<Thread, StackTraceElement[]> stacks = new java.util.LinkedHashMap<>();
+                        for (Thread t : workers) {
+                            if (t != null) {
+                                stacks.put(t, t.getStackTrace()); // virtual ones too, which getAllStackTraces leaves out
+                            }
+                        }
+                        Thread.getAllStackTraces().forEach(stacks::putIfAbsent);
+                        for (Map.Entry<Thread, StackTraceElement[]> e : stacks.entrySet()) {
+                            out.println("thread " + e.getKey().getName() + (e.getKey().isVirtual() ? " (virtual) " : " ")
+                                    + e.getKey().getState());
                             for (StackTraceElement f : e.getValue()) {
                                 out.println("    at " + f);
                             }

@@ -21,22 +21,25 @@ import org.junit.jupiter.api.TestFactory;
  *
  * <p>Soak mode (see README, "Tests"): {@code -Dpanlite.fuzz.seeds=1..200 -Dpanlite.fuzz.seconds=20
  * -Dpanlite.fuzz.threads=6}. Other properties: {@code panlite.fuzz.hangSeconds} (the watchdog),
- * {@code panlite.fuzz.skip} (action-name prefixes to leave out, e.g. {@code fn.,vtab.}). Every
+ * {@code panlite.fuzz.skip} (action-name prefixes to leave out, e.g. {@code fn.,vtab.}),
+ * {@code panlite.fuzz.virtual=false} (no virtual-thread workers). Every
  * {@code panlite.*} system property (the SQLite library, the helper switch) reaches the child.
  */
 class MisuseFuzzTest {
-    /** Seeds run by mvn verify: about 4 x 5 s per Surefire execution. */
-    private static final String DEFAULT_SEEDS = "1,2,3,4";
-    private static final String DEFAULT_SECONDS = "5";
+    /** Seeds run by mvn verify: 3 x 4 s in each Surefire execution (3 of them: ~1 min in all). */
+    private static final String DEFAULT_SEEDS = "1,2,3";
+    private static final String DEFAULT_SECONDS = "4";
     private static final String DEFAULT_THREADS = "4";
 
     @TestFactory
     Stream<DynamicTest> seeds() throws IOException {
         String seconds = System.getProperty("panlite.fuzz.seconds", DEFAULT_SECONDS);
         String threads = System.getProperty("panlite.fuzz.threads", DEFAULT_THREADS);
-        Path out = Path.of(System.getProperty("panlite.fuzz.dir", "target/fuzz"))
-                .resolve(Boolean.parseBoolean(System.getProperty("panlite.helper", "true")) ? "helper-on" : "helper-off")
-                .toAbsolutePath();
+        // one folder per Surefire execution: the library it loads and the helper switch
+        String library = System.getProperty("panlite.sqlite.library", "default");
+        String run = Path.of(library).getFileName().toString().replaceAll("[^\\w.-]", "_")
+                + (Boolean.parseBoolean(System.getProperty("panlite.helper", "true")) ? "-helper-on" : "-helper-off");
+        Path out = Path.of(System.getProperty("panlite.fuzz.dir", "target/fuzz")).resolve(run).toAbsolutePath();
         Files.createDirectories(out);
         return parseSeeds(System.getProperty("panlite.fuzz.seeds", DEFAULT_SEEDS)).stream()
                 .map(seed -> DynamicTest.dynamicTest("seed " + seed, () -> runSeed(seed, seconds, threads, out)));
@@ -95,7 +98,9 @@ class MisuseFuzzTest {
         int exit = p.exitValue();
         String output = Files.readString(log, StandardCharsets.ISO_8859_1);
         boolean crashed = Files.exists(hsErr) || exit == 134 || exit > 128 && exit != 143;
-        boolean clean = ended && exit == 0 && !crashed && output.lines().anyMatch(l -> l.startsWith("done seed="));
+        // "done seed=N actions=M ..." with M > 0: the child got to the end and did something
+        boolean clean = ended && exit == 0 && !crashed
+                && output.lines().anyMatch(l -> l.startsWith("done seed=") && !l.contains(" actions=0 "));
         if (clean) {
             deleteTree(work);
             Files.deleteIfExists(log);
@@ -117,7 +122,19 @@ class MisuseFuzzTest {
                 m.append("  ").append(l).append('\n');
             }
         }
-        m.append("child output (").append(log).append("):\n").append(tail(output, 80)).append('\n');
+        List<String> lines = output.lines().toList();
+        List<String> findings = lines.stream().filter(l -> l.startsWith("FINDING") || l.startsWith("    | ")).limit(80).toList();
+        if (!findings.isEmpty()) {
+            m.append("findings (each kind once, with its stack):\n").append(String.join("\n", findings)).append('\n');
+        }
+        int hang = lines.indexOf(lines.stream().filter(l -> l.startsWith("HANG:")).findFirst().orElse(""));
+        if (hang >= 0) {
+            m.append("hang: every thread's stack (reflection frames left out):\n").append(String.join("\n",
+                    lines.subList(hang, lines.size()).stream()
+                            .filter(l -> !l.contains("java.lang.invoke.") && !l.contains("jdk.internal.")).limit(200).toList()))
+                    .append('\n');
+        }
+        m.append("end of the child's output (all of it: ").append(log).append("):\n").append(tail(output, 30)).append('\n');
         m.append("reproduce: mvn -o test -Dtest=MisuseFuzzTest -Dpanlite.fuzz.seeds=").append(seed)
                 .append(" -Dpanlite.fuzz.seconds=").append(seconds).append(" -Dpanlite.fuzz.threads=").append(threads).append('\n');
         Path script = out.resolve("seed" + seed + ".sh");
@@ -137,12 +154,15 @@ class MisuseFuzzTest {
                     || l.startsWith("#  Internal Error") || l.startsWith("#  Error:")) {
                 s.append("  ").append(l).append('\n');
             }
-            if (l.startsWith("Native frames:") || l.startsWith("Java frames:")) {
+            boolean nativeFrames = l.startsWith("Native frames:");
+            if (nativeFrames || l.startsWith("Java frames:")) {
                 s.append("  ").append(l).append('\n');
                 String previous = "";
                 for (int j = i + 1, n = 0; j < lines.size() && !lines.get(j).isBlank() && n < 12; j++) {
                     String f = lines.get(j);
-                    if (!f.equals(previous) && !f.contains("java.lang.invoke.") && !f.contains("jdk.internal.foreign.")) {
+                    boolean shown = nativeFrames ? f.startsWith("C ") || f.startsWith("V ") // Java ones come next
+                            : !f.contains("java.lang.invoke.") && !f.contains("jdk.internal.foreign.");
+                    if (!f.equals(previous) && shown) {
                         s.append("    ").append(f).append('\n');
                         n++;
                     }

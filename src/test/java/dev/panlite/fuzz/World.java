@@ -1,5 +1,6 @@
 package dev.panlite.fuzz;
 
+import dev.panlite.PanliteConnectionPoolDataSource;
 import dev.panlite.PanliteDataSource;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -12,6 +13,7 @@ import java.sql.SQLException;
 import java.sql.Savepoint;
 import java.sql.Statement;
 import java.util.Map;
+import javax.sql.PooledConnection;
 import java.util.Properties;
 import java.util.Queue;
 import java.util.Random;
@@ -34,11 +36,19 @@ final class World {
     final Slots<ResultSet> results = new Slots<>(8);
     final Slots<Blob> blobs = new Slots<>(4);
     final Slots<Savepoint> savepoints = new Slots<>(4);
+    /** Database images from serialize(), for deserialize() on any connection. */
+    final Slots<byte[]> images = new Slots<>(3);
     final Slots<dev.panlite.ChangeListener> listeners = new Slots<>(4);
+    /** Physical connections of PanliteConnectionPoolDataSource, whose logical handles are in {@link #connections}. */
+    final Slots<PooledConnection> pooled = new Slots<>(3);
+    final Queue<PooledConnection> openedPooled = new ConcurrentLinkedQueue<>();
     /** Every connection opened and not deliberately leaked: closed at the end of the run. */
     final Queue<Connection> opened = new ConcurrentLinkedQueue<>();
     final AtomicLong leaked = new AtomicLong();
+    /** The fuzz threads, for actions that interrupt one. */
+    volatile Thread[] workers = new Thread[0];
     final AtomicLong sqlExceptions = new AtomicLong();
+    final AtomicLong misuse = new AtomicLong();
     final AtomicLong actions = new AtomicLong();
     final AtomicLong findings = new AtomicLong();
     private final Map<String, AtomicLong> findingKinds = new ConcurrentHashMap<>();
@@ -53,17 +63,29 @@ final class World {
         return dir.resolve("db" + i + ".sqlite").toString();
     }
 
-    /** Opens a connection one of the ways an application does, to a file or to memory. */
-    Connection open(Random r) throws SQLException {
+    /** A URL to one of the run's files or to memory, with settings that make misuse show sooner. */
+    String url(Random r) {
         String target = switch (r.nextInt(5)) {
             case 0, 1 -> file(0);
             case 2 -> file(1);
             default -> ":memory:";
         };
-        String url = "jdbc:sqlite:" + target + (r.nextBoolean() ? "?busy_timeout=50" : "?busy_timeout=0&stmt_cache_size=" + r.nextInt(4));
-        Connection c = switch (r.nextInt(3)) {
+        return "jdbc:sqlite:" + target + (r.nextBoolean() ? "?busy_timeout=50" : "?busy_timeout=0&stmt_cache_size=" + r.nextInt(4))
+                + (r.nextInt(4) == 0 ? "&leak_warning=true" : "");
+    }
+
+    /** Opens a connection one of the ways an application does, to a file or to memory. */
+    Connection open(Random r) throws SQLException {
+        String url = url(r);
+        Connection c = switch (r.nextInt(4)) {
             case 0 -> DriverManager.getConnection(url);
             case 1 -> new PanliteDataSource(url).getConnection();
+            case 2 -> {
+                PooledConnection pc = new PanliteConnectionPoolDataSource(url).getPooledConnection();
+                pooled.put(r, pc);
+                openedPooled.add(pc);
+                yield pc.getConnection(); // a logical handle, closed by close() without closing pc
+            }
             default -> new dev.panlite.Driver().connect(url, new Properties());
         };
         opened.add(c);
@@ -105,6 +127,18 @@ final class World {
     void sqlException(java.sql.SQLException e) {
         sqlExceptions.incrementAndGet();
         String m = String.valueOf(e.getMessage());
+        if ((e.getErrorCode() & 0xff) == 21 && (m.contains("API misuse") || m.contains("out of sequence"))) {
+            // SQLITE_MISUSE in SQLite's own words: it caught a bad call (the driver uses code 21 for
+            // "no statement in the SQL" too, which is fine)
+            // (an SQLException all the same: reported, not failed on)
+            if (misuse.getAndIncrement() < 3) {
+                java.io.StringWriter w = new java.io.StringWriter();
+                e.printStackTrace(new java.io.PrintWriter(w));
+                synchronized (out) {
+                    out.println("SQLITE_MISUSE: " + w.toString().strip().replace("\n", "\n    | "));
+                }
+            }
+        }
         int cut = m.length();
         for (int i = 0; i < m.length(); i++) {
             char ch = m.charAt(i);
