@@ -94,14 +94,16 @@ public interface PanliteConnection extends Connection {
     /**
      * Replaces the database {@code schema} of this connection with an in-memory database holding
      * {@code image} (sqlite3_deserialize; the bytes are copied, the array stays the caller's). It
-     * can be read and written; nothing is written back to a file.
+     * can be read and written; nothing is written back to a file. Refused (SQLException) inside a
+     * transaction, inside a callback, and while this connection has open statements or blobs: they
+     * would keep pointers into the database it replaces.
      */
     void deserialize(String schema, byte[] image) throws SQLException;
 
     /**
      * Copies the database {@code schema} into {@code file} with SQLite's online backup, 100 pages
-     * per step, telling {@code progress} (may be null) after each step. An exception thrown by
-     * {@code progress} stops the copy and is thrown here.
+     * per step, telling {@code progress} (may be null) after each step. Anything thrown by
+     * {@code progress} (Errors included) stops the copy and is the cause of the SQLException thrown here.
      */
     void backup(String schema, java.nio.file.Path file, BackupProgress progress) throws SQLException;
 

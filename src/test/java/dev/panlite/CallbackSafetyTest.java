@@ -343,9 +343,11 @@ class CallbackSafetyTest {
     void aBackupProgressThatClosesTheConnectionOrThrows() throws SQLException {
         TestDb.exec(c, "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n LIMIT 5000) "
                 + "INSERT INTO t SELECT printf('%.500c', 'x') FROM n"); // several hundred pages: several steps
-        assertThrows(StackOverflowError.class, () -> p.backup("main", dir.resolve("b1.db"), (remaining, pages) -> {
-            throw new StackOverflowError("pretend");
-        }));
+        SQLException stopped = assertThrows(SQLException.class, () -> p.backup("main", dir.resolve("b1.db"),
+                (remaining, pages) -> {
+                    throw new StackOverflowError("pretend");
+                }));
+        assertInstanceOf(StackOverflowError.class, stopped.getCause());
         assertTrue(runBothWays("SELECT count(*) FROM t").isEmpty()); // the backup object was finished
         java.util.concurrent.atomic.AtomicInteger reports = new java.util.concurrent.atomic.AtomicInteger();
         p.backup("main", dir.resolve("b2.db"), (remaining, pages) -> {

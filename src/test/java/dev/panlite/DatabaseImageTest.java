@@ -116,11 +116,11 @@ class DatabaseImageTest {
         Path copy = dir.resolve("stopped.db");
         try (Connection c = TestDb.open(dir)) {
             TestDb.exec(c, "CREATE TABLE t(x)", "INSERT INTO t SELECT randomblob(1000) FROM (" + SERIES + ") WHERE value <= 1000");
-            IllegalStateException stop = assertThrows(IllegalStateException.class,
+            SQLException stop = assertThrows(SQLException.class,
                     () -> extras(c).backup("main", copy, (remaining, total) -> {
                         throw new IllegalStateException("enough");
                     }));
-            assertEquals("enough", stop.getMessage());
+            assertEquals("enough", stop.getCause().getMessage()); // the callback's failure, as the cause
             assertEquals(1000, scalar(c, "SELECT count(*) FROM t"));
             SQLException missing = assertThrows(SQLException.class,
                     () -> extras(c).restore("main", dir.resolve("no/such/dir/x.db"), null));

@@ -644,8 +644,13 @@ public final class Database {
         // callback, so closing the connection from it waits until the backup is finished
         Scratch.Progress counted = progress == null ? null
                 : (remaining, pages) -> scratch.callbacks().runInside(() -> progress.report(remaining, pages));
-        Scratch.Copied copied = Scratch.backup(db, schema, file, restore, config.busyTimeoutMillis(), pagesPerStep,
-                counted);
+        Scratch.Copied copied;
+        try {
+            copied = Scratch.backup(db, schema, file, restore, config.busyTimeoutMillis(), pagesPerStep, counted);
+        } catch (RuntimeException | Error stopped) { // thrown by the progress callback: the copy stopped there
+            throw new SQLException((restore ? "restore from '" : "backup to '") + file
+                    + "' stopped: its progress callback threw " + stopped, "HY000", stopped);
+        }
         if (copied.rc() != Sqlite.OK) {
             throw ResultCodes.exception(copied.rc(), copied.message() + " (" + (restore ? "restore from '" : "backup to '")
                     + file + "')", null, ResultCodes.Phase.EXECUTE);
@@ -678,6 +683,23 @@ public final class Database {
                 throw ResultCodes.exception(Sqlite.BUSY, "deserialize: a statement of this connection is still"
                         + " running (an open ResultSet?); close it first", null, ResultCodes.Phase.EXECUTE);
             }
+        }
+        // Statements prepared before a deserialize keep pointers into the schema it replaces; SQLite 3.40.1
+        // later crashed on them, and on fresh prepares after them (misuse fuzz F21). So the idle ones (the
+        // statement cache, the transaction statements) are finalized, and the caller's own must be closed.
+        if (inTransaction()) {
+            throw ResultCodes.exception(Sqlite.BUSY, "deserialize: a transaction is open; commit or roll it back first",
+                    null, ResultCodes.Phase.EXECUTE);
+        }
+        if (cache != null) {
+            for (Stmt s : cache.drain()) {
+                s.finalizeNow();
+            }
+        }
+        tx.close();
+        if (live != null) {
+            throw ResultCodes.exception(Sqlite.BUSY, "deserialize: this connection has open statements ("
+                    + live.sql + " ...); close them first", null, ResultCodes.Phase.EXECUTE);
         }
         int rc = Scratch.deserialize(db, schema, image);
         if (rc != Sqlite.OK) {
