@@ -41,6 +41,7 @@ class DatabaseImageTest {
 
     @Test
     void serializeThenDeserializeElsewhere() throws SQLException {
+        org.junit.jupiter.api.Assumptions.assumeTrue(deserializeOffered(), "deserialize needs SQLite 3.54+");
         byte[] image;
         try (Connection c = TestDb.open(dir)) {
             TestDb.exec(c, "CREATE TABLE t(x)", "INSERT INTO t SELECT value FROM (" + SERIES + ") WHERE value <= 1000");
@@ -70,6 +71,7 @@ class DatabaseImageTest {
 
     @Test
     void deserializeOfGarbageFailsAtFirstUseNotWithACrash() throws SQLException {
+        org.junit.jupiter.api.Assumptions.assumeTrue(deserializeOffered(), "deserialize needs SQLite 3.54+");
         try (Connection m = new Driver().connect("jdbc:sqlite::memory:", new Properties())) {
             // SQLite 3.54 refuses the image at once; older versions (Debian's 3.40) at the first read
             SQLException e;
@@ -133,6 +135,7 @@ class DatabaseImageTest {
     /** sqlite3_deserialize would close the b-tree under a running statement's cursors (a crash the fuzz found). */
     @Test
     void deserializeIsRefusedWhileAStatementReadsOrABlobIsOpen() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(deserializeOffered(), "deserialize needs SQLite 3.54+");
         try (Connection c = TestDb.open(dir); Statement s = c.createStatement()) {
             TestDb.exec(c, "CREATE TABLE t(x)", "INSERT INTO t VALUES (x'01'), (x'02'), (x'03')");
             byte[] image = extras(c).serialize("main");
@@ -162,5 +165,21 @@ class DatabaseImageTest {
         assertThrows(SQLException.class, () -> p.deserialize("main", new byte[0]));
         assertThrows(SQLException.class, () -> p.backup("main", dir.resolve("x.db"), null));
         assertThrows(SQLException.class, () -> p.openBlob("main", "t", "x", 1, false));
+    }
+
+    private static boolean deserializeOffered() {
+        return dev.panlite.engine.Database.libraryVersionNumber() >= 3_054_000;
+    }
+
+    @Test
+    void olderSqliteRefusesDeserialize() throws SQLException {
+        org.junit.jupiter.api.Assumptions.assumeFalse(deserializeOffered(), "this SQLite offers deserialize");
+        try (Connection c = TestDb.open(dir)) {
+            TestDb.exec(c, "CREATE TABLE t(x)");
+            byte[] image = extras(c).serialize("main");
+            java.sql.SQLFeatureNotSupportedException e = assertThrows(java.sql.SQLFeatureNotSupportedException.class,
+                    () -> extras(c).deserialize("main", image));
+            assertTrue(e.getMessage().contains("3.54"), e.getMessage());
+        }
     }
 }
