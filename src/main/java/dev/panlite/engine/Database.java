@@ -891,11 +891,6 @@ public final class Database {
     // ------------------------------------------------------------------ close
 
     /**
-     * Closes the connection: an open transaction is rolled back (by SQLite), every statement still
-     * prepared on it (cached, transaction, or held by JDBC objects, which see the closed flag) is
-     * finalized, then the handle and the native memory are released. Idempotent. Takes the lock.
-     */
-    /**
      * Closes the connection: an open transaction is rolled back (by SQLite), every statement this
      * connection prepared (cached, transaction, or held by JDBC objects, which see the closed flag)
      * is finalized, then the handle and the native memory are released. Statements that SQLite's
