@@ -670,7 +670,8 @@ abstract class AbstractResultSet implements ResultSet {
                 // read below, as getTimestamp reads it
             }
         }
-        return fromInstant.apply(Instant.ofEpochMilli(epochMillis(columnIndex, null)));
+        Long millis = epochMillis(columnIndex, null); // a second read: another thread may have moved the cursor
+        return millis == null ? null : fromInstant.apply(Instant.ofEpochMilli(millis));
     }
 
     private LocalDateTime localDateTime(int columnIndex) throws SQLException {

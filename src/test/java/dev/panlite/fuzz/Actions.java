@@ -165,7 +165,9 @@ final class Actions {
                     } catch (java.sql.SQLException e) {
                         throw new IllegalStateException(e);
                     }
-                    yield true;
+                    // bounded: c may be a pooled logical handle, whose close leaves the physical connection
+                    // (and this wait) open; a handler answering true for ever waits for ever, by its own choice
+                    yield attempts < 20;
                 }
                 case 3 -> {
                     if (other != null) {
