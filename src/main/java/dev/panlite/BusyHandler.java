@@ -10,7 +10,9 @@ import java.time.Duration;
  * <p>It is consulted by the driver's own wait, in Java: between short parks while queueing for this
  * JVM's write gate of the file, and between retries of SQLITE_BUSY caused by another process. It is
  * never called inside SQLite (which no longer sleeps), so it need not sleep itself: return at once.
- * It runs on the waiting thread with the connection locked; it may not close the connection.
+ * It runs on the waiting thread with the connection locked; it may not close the connection. A
+ * handler that always answers {@code true} waits for ever, as it asked; {@code close()} from another
+ * thread, {@code Statement.cancel()} or an interrupt still ends the wait.
  */
 @FunctionalInterface
 public interface BusyHandler {
