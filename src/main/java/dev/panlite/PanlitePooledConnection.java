@@ -155,11 +155,13 @@ final class PanlitePooledConnection implements PooledConnection {
         /** Ends this handle's use of the physical connection: its statements and its transaction. */
         void closeHandle() throws SQLException {
             closed = true;
-            synchronized (statements) {
-                for (Statement s : statements) {
-                    s.close();
-                }
+            List<Statement> open;
+            synchronized (statements) { // only to take the list: closing needs the connection lock, and a
+                open = new ArrayList<>(statements); // thread holding that lock may be waiting in track()
                 statements.clear();
+            }
+            for (Statement s : open) {
+                s.close();
             }
             if (!physical.isClosed() && !physical.getAutoCommit()) {
                 physical.rollback();
