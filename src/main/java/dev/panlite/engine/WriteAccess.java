@@ -66,7 +66,7 @@ final class WriteAccess {
         if (gate == null || held) {
             return;
         }
-        if (gate.tryAcquire()) {
+        if (gate.tryAcquire() || gate.spinAcquire()) {
             held = true;
             return;
         }

@@ -7,6 +7,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -18,28 +19,51 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Why not a {@code ReentrantLock}: the gate is held by a connection, not a thread, and may be
  * released by another thread (close from another thread, abort, the Cleaner). Why not SQLite's busy
  * handler: it sleeps inside {@code sqlite3_step} (a virtual thread pins its carrier) and its
- * back-off favours new arrivals. Here a waiter parks in a FIFO queue and the releaser hands the
- * gate to the head.
+ * back-off favours new arrivals. Here a waiter parks in a FIFO queue; waiters never pass each
+ * other.
  *
- * <p>Fair, but not a convoy: a strict hand-over makes every write wait for the next waiter's thread
- * to be scheduled, which on a busy machine costs more than the write itself. So, as Go's
- * {@code sync.Mutex} does, a free gate may be taken by a thread that is already running while the
- * head of the queue has waited less than {@link #HANDOFF_NANOS}; once the head has waited that
- * long it gets the gate handed over, and no newcomer can pass it. Waiters never pass each other.
+ * <p>The gate goes only to running threads where it can, because a write holds it for tens of
+ * microseconds while a parked thread takes longer than that to run again: a parked virtual thread,
+ * once unparked, waits its turn behind every runnable virtual thread (milliseconds with a few
+ * hundred request threads), holding its pooled connection all the while. A strict hand-over to
+ * the head of the queue leaves the gate idle for that long at every write, and the writers queued
+ * behind it end up holding every connection of the pool (docs/experiments/021). So:
+ * <ul>
+ *   <li>The head of the queue is woken when it becomes the head and spins for the gate for up to
+ *       {@link #SPIN_NANOS}; a release hands the gate to a spinning head at once.
+ *   <li>A head whose spins ran out {@link #SPINS_BEFORE_OWED} times (the holder is slow, or
+ *       running threads took the gate each time before the head ran) parks <em>owed</em> the gate:
+ *       the next release hands it over even though it must first be scheduled, so long
+ *       transactions cannot starve it. Not after one spin: the holder may only be waiting for a
+ *       carrier, and handing the gate to parked threads one after the other is the convoy above.
+ *   <li>Otherwise (the head was woken but does not run yet) a release frees the gate and wakes the
+ *       head; a running thread may take it meanwhile, and one thread at a time may spin for it
+ *       before it queues ({@link #spinAcquire}). The head passes everybody as soon as it runs.
+ * </ul>
+ * Without a second processor nobody spins: a head parks owed at once (a strict FIFO hand-over).
  */
 final class WriteGate {
     static final int WAITING = 0;
     static final int GRANTED = 1;
     static final int CANCELLED = 2;
 
-    /** How long the head of the queue may be passed by running threads before it is handed the gate. */
-    static final long HANDOFF_NANOS = 1_000_000;
+    /**
+     * How long a thread spins on a held gate before it parks: a few write transactions' worth.
+     * Only with more than one processor (the holder needs one to finish).
+     */
+    static final long SPIN_NANOS = 100_000;
+    /** After how many spins that ran out a head is owed the gate. */
+    static final int SPINS_BEFORE_OWED = 3;
+    private static final boolean SPIN = Runtime.getRuntime().availableProcessors() > 1;
 
-    /** One waiter: parks until the gate is handed to it or it is cancelled. */
+    /** One waiter: spins while it heads the queue, parks otherwise, until it is granted or cancelled. */
     static final class Waiter {
         final Thread thread = Thread.currentThread();
         final long since = System.nanoTime();
         volatile int state;
+        volatile boolean spinning; // the head, running: a release hands it the gate
+        volatile boolean owed; // the head, parked after its spins ran out: a release hands it the gate
+        int spins; // spins that ran out while at the head (mutex)
         volatile String cancelReason; // why another thread cancelled the wait
 
         Waiter(int state) {
@@ -52,8 +76,9 @@ final class WriteGate {
     private final Object key;
     private final String file;
     private int refs; // guarded by GATES
-    private final ReentrantLock mutex = new ReentrantLock(); // guards held and queue; never held while parking
-    private boolean held;
+    private final ReentrantLock mutex = new ReentrantLock(); // guards held, queue and waiters' states; never held while parking
+    private volatile boolean held; // written under mutex; read without it by spinners
+    private final AtomicBoolean spinner = new AtomicBoolean(); // a thread not queued spins (spinAcquire)
     private final ArrayDeque<Waiter> queue = new ArrayDeque<>();
 
     private WriteGate(Object key, String file) {
@@ -108,10 +133,10 @@ final class WriteGate {
         return file;
     }
 
-    /** True when a running thread may take the free gate: nobody queues, or the head has not waited long. Mutex held. */
+    /** True when a running thread may take the free gate: the head of the queue is not owed it nor spinning for it. Mutex held. */
     private boolean mayTake() {
         Waiter head = queue.peekFirst();
-        return head == null || System.nanoTime() - head.since < HANDOFF_NANOS;
+        return head == null || !head.spinning && !head.owed;
     }
 
     /** Takes the gate if it is free and no starving waiter is owed it: the uncontended path, no allocation. */
@@ -125,6 +150,34 @@ final class WriteGate {
             return false;
         } finally {
             mutex.unlock();
+        }
+    }
+
+    /**
+     * Spins while the gate is held, for at most {@link #SPIN_NANOS}, taking it when it comes free
+     * on the terms of {@link #tryAcquire}. One such spinner per gate, and none while the head of the
+     * queue spins or is owed the gate (it would win): the others queue at once, so spinners never
+     * crowd out the holder. False when the gate did not come free in time.
+     */
+    boolean spinAcquire() {
+        if (!SPIN || !spinner.compareAndSet(false, true)) {
+            return false;
+        }
+        try {
+            long start = System.nanoTime();
+            do {
+                Thread.onSpinWait();
+                Waiter head = queue.peekFirst(); // a racy look: tryAcquire decides under the mutex
+                if (head != null && (head.spinning || head.owed)) {
+                    return false;
+                }
+                if (!held && tryAcquire()) {
+                    return true;
+                }
+            } while (System.nanoTime() - start < SPIN_NANOS);
+            return false;
+        } finally {
+            spinner.set(false);
         }
     }
 
@@ -145,9 +198,9 @@ final class WriteGate {
     }
 
     /**
-     * Parks until {@code w} is granted or cancelled, the thread is interrupted, or {@code deadline}
-     * (System.nanoTime) passes; returns the state then (WAITING: deadline or interrupt). The
-     * interrupt flag stays set.
+     * Waits until {@code w} is granted or cancelled, the thread is interrupted, or {@code deadline}
+     * (System.nanoTime) passes; returns the state then (WAITING: deadline or interrupt). Spins
+     * while {@code w} heads the queue, parks otherwise. The interrupt flag stays set.
      */
     int await(Waiter w, long deadline) {
         while (true) {
@@ -158,22 +211,69 @@ final class WriteGate {
             if (takeAsHead(w)) {
                 return GRANTED;
             }
-            long left = deadline - System.nanoTime();
-            if (left <= 0 || Thread.currentThread().isInterrupted()) {
+            if (deadline - System.nanoTime() <= 0 || Thread.currentThread().isInterrupted()) {
                 return WAITING;
             }
-            LockSupport.parkNanos(this, left);
+            if (startSpin(w)) {
+                long end = Math.min(System.nanoTime() + SPIN_NANOS, deadline);
+                while (w.state == WAITING && System.nanoTime() - end < 0 && !Thread.currentThread().isInterrupted()) {
+                    if (!held && takeAsHead(w)) { // freed before it started spinning
+                        return GRANTED;
+                    }
+                    Thread.onSpinWait();
+                }
+                endSpin(w);
+                if (w.state != WAITING) {
+                    continue;
+                }
+                // parks until the next release wakes it (a release during the spin's end leaves a permit)
+            }
+            long left = deadline - System.nanoTime();
+            if (left > 0) {
+                LockSupport.parkNanos(this, left);
+            }
         }
     }
 
-    /** The head of the queue, woken by a release that did not hand over, takes the gate if it is still free. */
+    /** {@code w} heads the queue, is not owed the gate yet, and may spin: it starts spinning. */
+    private boolean startSpin(Waiter w) {
+        mutex.lock();
+        try {
+            if (w.state != WAITING || w.owed || queue.peekFirst() != w) {
+                return false;
+            }
+            if (!SPIN) {
+                w.owed = true; // nobody spins on one processor: the next release hands over
+                return false;
+            }
+            w.spinning = true;
+            return true;
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    /** The spin ended: a head still waiting after {@link #SPINS_BEFORE_OWED} such spins is owed the gate. */
+    private void endSpin(Waiter w) {
+        mutex.lock();
+        try {
+            w.spinning = false;
+            if (w.state == WAITING && queue.peekFirst() == w && ++w.spins >= SPINS_BEFORE_OWED) {
+                w.owed = true;
+            }
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    /** The head of the queue takes the gate if it is free. */
     private boolean takeAsHead(Waiter w) {
         mutex.lock();
         try {
             if (w.state == WAITING && !held && queue.peekFirst() == w) {
                 queue.pollFirst();
                 held = true;
-                w.state = GRANTED;
+                grant(w);
             }
             return w.state == GRANTED;
         } finally {
@@ -181,10 +281,18 @@ final class WriteGate {
         }
     }
 
-    /** Wakes the head when the gate is free (a waiter left, or a release did not hand over). Mutex held. */
+    /** {@code w}, just taken off the head of the queue, holds the gate; the next head is woken to spin for it. Mutex held. */
+    private void grant(Waiter w) {
+        w.spinning = false;
+        w.owed = false;
+        w.state = GRANTED;
+        wakeHead();
+    }
+
+    /** Wakes the head of the queue: to take a free gate, or to spin for a held one. Mutex held. */
     private void wakeHead() {
         Waiter head = queue.peekFirst();
-        if (!held && head != null) {
+        if (head != null) {
             LockSupport.unpark(head.thread);
         }
     }
@@ -224,15 +332,15 @@ final class WriteGate {
         }
     }
 
-    /** Hands the gate to a head that waited long enough, or frees it and wakes the head to take it. */
+    /** Hands the gate to a head that spins or is owed it; else frees it and wakes the head. */
     void release() {
         mutex.lock();
         try {
             Waiter head = queue.peekFirst();
-            if (head != null && System.nanoTime() - head.since >= HANDOFF_NANOS) {
-                queue.pollFirst();
-                head.state = GRANTED; // held stays true: it passes to the head, nobody can take it in between
-                LockSupport.unpark(head.thread);
+            if (head != null && (head.spinning || head.owed)) {
+                queue.pollFirst(); // held stays true: it passes to the head, nobody can take it in between
+                LockSupport.unpark(head.thread); // parked if owed
+                grant(head);
                 return;
             }
             held = false;

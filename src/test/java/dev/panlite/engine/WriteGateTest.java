@@ -106,9 +106,10 @@ class WriteGateTest {
         try {
             assertTrue(gate.tryAcquire());
             WriteGate.Waiter w = gate.enqueue();
-            assertEquals(WriteGate.WAITING, gate.await(w, System.nanoTime())); // deadline already passed
-            awaitStarving(w);
-            gate.release(); // handed to w (it waited past HANDOFF_NANOS) before it abandons
+            while (!w.owed) { // the holder is slow: the waiter's spins run out
+                assertEquals(WriteGate.WAITING, gate.await(w, System.nanoTime() + 2 * WriteGate.SPIN_NANOS));
+            }
+            gate.release(); // handed to w (owed it) before it abandons
             assertTrue(gate.abandon(w), "abandon reports the hand-over, so the gate is not lost");
             assertTrue(gate.isHeld());
             gate.release();
@@ -120,25 +121,45 @@ class WriteGateTest {
         }
     }
 
-    /** Lets {@code w} wait long enough to be owed the gate (no assertion on time: it only waits). */
-    private static void awaitStarving(WriteGate.Waiter w) {
-        while (System.nanoTime() - w.since < WriteGate.HANDOFF_NANOS) {
-            Thread.onSpinWait();
-        }
-    }
-
     @Test
-    void aHeadThatWaitedLongIsHandedTheGateAndNoNewcomerPassesIt() throws Exception {
+    void aHeadOwedTheGateIsHandedItAndNoNewcomerPassesIt() throws Exception {
         WriteGate gate = gate();
         try {
             assertTrue(gate.tryAcquire());
             WriteGate.Waiter head = gate.enqueue();
-            awaitStarving(head);
+            // the holder is slow: the head's spins run out, and it is owed the gate
+            int waits = 0;
+            while (!head.owed) {
+                assertEquals(WriteGate.WAITING, gate.await(head, System.nanoTime() + 2 * WriteGate.SPIN_NANOS));
+                waits++;
+            }
+            assertTrue(waits <= WriteGate.SPINS_BEFORE_OWED, "owed after " + waits + " waits");
             assertFalse(gate.tryAcquire(), "held");
+            assertFalse(gate.spinAcquire(), "a spinner gives way to a head owed the gate");
             gate.release();
             assertEquals(WriteGate.GRANTED, head.state, "handed over on release, before the head even runs");
             assertTrue(gate.isHeld());
             assertFalse(gate.tryAcquire(), "a newcomer cannot take what was handed over");
+            gate.release();
+            assertFalse(gate.isHeld());
+        } finally {
+            gate.unref();
+        }
+    }
+
+    @Test
+    void aFreedGateGoesToARunningThreadWhileTheWokenHeadIsNotRunningYet() throws Exception {
+        WriteGate gate = gate();
+        try {
+            assertTrue(gate.tryAcquire());
+            WriteGate.Waiter head = gate.enqueue(); // queued, but it never ran its wait: neither spinning nor owed
+            gate.release();
+            assertFalse(gate.isHeld(), "not handed to a waiter that is not running");
+            assertTrue(gate.tryAcquire(), "a running thread takes it meanwhile");
+            assertEquals(WriteGate.WAITING, head.state);
+            gate.release();
+            assertEquals(WriteGate.GRANTED, gate.await(head, Long.MAX_VALUE), "the head takes the free gate once it runs");
+            assertTrue(gate.isHeld());
             gate.release();
         } finally {
             gate.unref();

@@ -24,7 +24,8 @@ import java.util.concurrent.atomic.LongAdder;
  * <p>Writers run read-then-write transactions: SELECT a counter, UPDATE it, INSERT a log row,
  * COMMIT (auto-commit off for the transaction, back on after). Readers run point queries in
  * auto-commit mode. A failed transaction is rolled back and counted, not retried. Latencies
- * include borrowing the connection from the pool, as a request handler sees them. Each thread
+ * include borrowing the connection from the pool, as a request handler sees them; only operations
+ * that start and end inside the measured window count (not the warm-up's stragglers). Each thread
  * yields after each operation, as a request handler ends its request: without it, a virtual thread
  * (never preempted) returns its connection and borrows it straight back from HikariCP's
  * thread-local list, so the first 8 threads keep the pool and every other thread starves,
@@ -87,10 +88,11 @@ public final class Contention {
                 threads.add(builder.start(() -> {
                     ThreadLocalRandom random = ThreadLocalRandom.current();
                     while (running.get()) {
+                        boolean inWindow = measuring.get();
                         long start = System.nanoTime();
                         boolean ok = writeTransaction(pool, random.nextInt(1, ROWS + 1), failureKinds);
                         long nanos = System.nanoTime() - start;
-                        if (measuring.get()) {
+                        if (inWindow && measuring.get()) {
                             if (ok) {
                                 commits.increment();
                                 samples.add(nanos);
@@ -109,10 +111,11 @@ public final class Contention {
                 threads.add(builder.start(() -> {
                     ThreadLocalRandom random = ThreadLocalRandom.current();
                     while (running.get()) {
+                        boolean inWindow = measuring.get();
                         long start = System.nanoTime();
                         boolean ok = pointRead(pool, random.nextInt(1, ROWS + 1), failureKinds);
                         long nanos = System.nanoTime() - start;
-                        if (measuring.get() && ok) {
+                        if (inWindow && measuring.get() && ok) {
                             reads.increment();
                             samples.add(nanos);
                         }
@@ -283,13 +286,15 @@ public final class Contention {
         String[] cols = {"commits_per_s", "reads_per_s", "failed_pct", "write_p50_ms", "write_p99_ms", "write_max_ms",
                 "read_p50_ms", "read_p99_ms", "read_max_ms", "starved_writers", "starved_readers"};
         System.out.println("| threads | driver, settings | runs | commits/s | reads/s | failed tx | write p50 | write p99"
-                + " | write max | read p50 | read p99 | read max | writers starved | readers starved |");
+                + " | write max | read p50 | read p99 | read max | writers starved (worst run) | readers starved (worst run) |");
         System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
         for (var e : byConfig.entrySet()) {
             StringBuilder row = new StringBuilder("| " + e.getKey() + " | " + e.getValue().size());
             for (String col : cols) {
                 double[] v = e.getValue().stream().mapToDouble(f -> Double.parseDouble(f.get(col))).sorted().toArray();
-                double median = v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+                // starvation: the worst run (a median would hide the one run where a class starved)
+                double median = col.startsWith("starved") ? v[v.length - 1]
+                        : v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
                 String cell;
                 if (col.endsWith("per_s")) {
                     cell = median >= 10_000 ? String.format(Locale.ROOT, "%.1fk", median / 1000)
