@@ -25,11 +25,18 @@ import java.util.concurrent.atomic.LongAdder;
  * COMMIT (auto-commit off for the transaction, back on after). Readers run point queries in
  * auto-commit mode. A failed transaction is rolled back and counted, not retried. Latencies
  * include borrowing the connection from the pool, as a request handler sees them; only operations
- * that start and end inside the measured window count (not the warm-up's stragglers). Each thread
- * yields after each operation, as a request handler ends its request: without it, a virtual thread
- * (never preempted) returns its connection and borrows it straight back from HikariCP's
- * thread-local list, so the first 8 threads keep the pool and every other thread starves,
- * whichever driver runs.
+ * that start and end inside the measured window count (not the warm-up's stragglers).
+ *
+ * <p>Each user (writer or reader) makes one request after the other. With virtual threads each
+ * request runs in a new virtual thread, as a server with a thread per request runs it. Two
+ * shortcuts starve whole classes of users whichever driver runs, so neither is used: a loop in one
+ * virtual thread (never preempted, it returns its connection and borrows it straight back from
+ * HikariCP's thread-local list, so the first 8 threads keep the pool), and such a loop that
+ * {@code Thread.yield()}s after each request (a yielding virtual thread goes to the scheduler's
+ * external queue when its carrier's own queue is empty, and the carriers serve their own queues
+ * first: a thread dump during a run showed 199 writers runnable in {@code Thread.yield} for over
+ * 150 ms while the readers cycled; whole runs completed 0 commits, both drivers lost writers).
+ * Platform threads loop and yield (the OS schedules them fairly).
  *
  * <pre>
  * java -cp benchmarks.jar dev.panlite.bench.Contention DRIVER THREADS WRITERS READERS SECONDS POOL [EXTRA_URL_PARAMS]
@@ -79,49 +86,53 @@ public final class Contention {
         List<String> failureKinds = java.util.Collections.synchronizedList(new ArrayList<>());
         List<Samples> writeSamples = java.util.Collections.synchronizedList(new ArrayList<>());
         List<Samples> readSamples = java.util.Collections.synchronizedList(new ArrayList<>());
+        // the part of each latency spent waiting for the pool's connection (where the time goes: pool or driver)
+        List<Samples> writePoolWaits = java.util.Collections.synchronizedList(new ArrayList<>());
+        List<Samples> readPoolWaits = java.util.Collections.synchronizedList(new ArrayList<>());
         try (HikariDataSource pool = new HikariDataSource(config)) {
             List<Thread> threads = new ArrayList<>();
             Thread.Builder builder = virtual ? Thread.ofVirtual() : Thread.ofPlatform();
             for (int i = 0; i < writers; i++) {
                 Samples samples = new Samples();
+                Samples poolWaits = new Samples();
                 writeSamples.add(samples);
-                threads.add(builder.start(() -> {
-                    ThreadLocalRandom random = ThreadLocalRandom.current();
-                    while (running.get()) {
-                        boolean inWindow = measuring.get();
-                        long start = System.nanoTime();
-                        boolean ok = writeTransaction(pool, random.nextInt(1, ROWS + 1), failureKinds);
-                        long nanos = System.nanoTime() - start;
-                        if (inWindow && measuring.get()) {
-                            if (ok) {
-                                commits.increment();
-                                samples.add(nanos);
-                            } else {
-                                failures.increment();
-                                samples.failed++;
-                            }
+                writePoolWaits.add(poolWaits);
+                threads.add(builder.start(user(virtual, running, () -> {
+                    long[] borrowed = new long[1];
+                    boolean inWindow = measuring.get();
+                    long start = System.nanoTime();
+                    boolean ok = writeTransaction(pool, ThreadLocalRandom.current().nextInt(1, ROWS + 1), failureKinds,
+                            borrowed);
+                    long nanos = System.nanoTime() - start;
+                    if (inWindow && measuring.get()) {
+                        if (ok) {
+                            commits.increment();
+                            samples.add(nanos);
+                            poolWaits.add(borrowed[0] - start);
+                        } else {
+                            failures.increment();
+                            samples.failed++;
                         }
-                        Thread.yield(); // the request ends: another request's thread runs (see the class comment)
                     }
-                }));
+                })));
             }
             for (int i = 0; i < readers; i++) {
                 Samples samples = new Samples();
+                Samples poolWaits = new Samples();
                 readSamples.add(samples);
-                threads.add(builder.start(() -> {
-                    ThreadLocalRandom random = ThreadLocalRandom.current();
-                    while (running.get()) {
-                        boolean inWindow = measuring.get();
-                        long start = System.nanoTime();
-                        boolean ok = pointRead(pool, random.nextInt(1, ROWS + 1), failureKinds);
-                        long nanos = System.nanoTime() - start;
-                        if (inWindow && measuring.get() && ok) {
-                            reads.increment();
-                            samples.add(nanos);
-                        }
-                        Thread.yield();
+                readPoolWaits.add(poolWaits);
+                threads.add(builder.start(user(virtual, running, () -> {
+                    long[] borrowed = new long[1];
+                    boolean inWindow = measuring.get();
+                    long start = System.nanoTime();
+                    boolean ok = pointRead(pool, ThreadLocalRandom.current().nextInt(1, ROWS + 1), failureKinds, borrowed);
+                    long nanos = System.nanoTime() - start;
+                    if (inWindow && measuring.get() && ok) {
+                        reads.increment();
+                        samples.add(nanos);
+                        poolWaits.add(borrowed[0] - start);
                     }
-                }));
+                })));
             }
             Thread.sleep(Math.min(2000, seconds * 250L)); // warm-up: JIT, pool, page cache
             measuring.set(true);
@@ -138,16 +149,19 @@ public final class Contention {
             long starvedReaders = readSamples.stream().filter(x -> x.size == 0).count();
             long[] w = merge(writeSamples);
             long[] r = merge(readSamples);
+            long[] wp = merge(writePoolWaits);
+            long[] rp = merge(readPoolWaits);
             System.out.printf(Locale.ROOT,
                     "result driver=%s threads=%s writers=%d readers=%d extra=%s commits_per_s=%.0f reads_per_s=%.0f"
                             + " failed_tx=%d failed_pct=%.1f write_p50_ms=%.3f write_p99_ms=%.3f write_max_ms=%.1f"
-                            + " read_p50_ms=%.3f read_p99_ms=%.3f read_max_ms=%.1f starved_writers=%d starved_readers=%d%n",
+                            + " read_p50_ms=%.3f read_p99_ms=%.3f read_max_ms=%.1f starved_writers=%d starved_readers=%d"
+                            + " write_pool_p99_ms=%.3f read_pool_p99_ms=%.3f%n",
                     driver, virtual ? "virtual" : "platform", writers, readers, extra == null ? "-" : extra,
                     commits.sum() / elapsed, reads.sum() / elapsed, failures.sum(),
                     100.0 * failures.sum() / Math.max(1, failures.sum() + commits.sum()),
                     ms(pct(w, 50)), ms(pct(w, 99)), ms(w.length == 0 ? 0 : w[w.length - 1]),
                     ms(pct(r, 50)), ms(pct(r, 99)), ms(r.length == 0 ? 0 : r[r.length - 1]), starvedWriters,
-                    starvedReaders);
+                    starvedReaders, ms(pct(wp, 99)), ms(pct(rp, 99)));
             synchronized (failureKinds) {
                 failureKinds.stream().distinct().limit(3).forEach(k -> System.out.println("failure: " + k));
             }
@@ -157,8 +171,42 @@ public final class Contention {
         System.exit(0);
     }
 
-    private static boolean writeTransaction(HikariDataSource pool, int id, List<String> failureKinds) {
+    /**
+     * One user: requests one after the other until the run ends. With virtual threads each request
+     * runs in a thread of its own, as a server with a virtual thread per request runs it (Tomcat,
+     * Jetty, Helidon); the user waits for it. With platform threads the user's thread runs it and
+     * yields after it.
+     */
+    private static Runnable user(boolean virtual, AtomicBoolean running, Runnable request) {
+        return () -> {
+            while (running.get()) {
+                if (virtual) {
+                    Thread t = Thread.ofVirtual().start(request);
+                    boolean interrupted = false;
+                    while (true) {
+                        try {
+                            t.join();
+                            break;
+                        } catch (InterruptedException e) {
+                            interrupted = true;
+                        }
+                    }
+                    if (interrupted) {
+                        Thread.currentThread().interrupt();
+                        return;
+                    }
+                } else {
+                    request.run();
+                    Thread.yield(); // the request ends: another request's thread runs
+                }
+            }
+        };
+    }
+
+    /** One read-then-write transaction; {@code borrowed[0]} gets the System.nanoTime at which the pool gave the connection. */
+    private static boolean writeTransaction(HikariDataSource pool, int id, List<String> failureKinds, long[] borrowed) {
         try (Connection c = pool.getConnection()) {
+            borrowed[0] = System.nanoTime();
             c.setAutoCommit(false);
             try {
                 long n;
@@ -198,18 +246,25 @@ public final class Contention {
         }
     }
 
-    private static boolean pointRead(HikariDataSource pool, int id, List<String> failureKinds) {
-        try (Connection c = pool.getConnection();
-                PreparedStatement ps = c.prepareStatement("SELECT id, n FROM counter WHERE id = ?")) {
+    /** One point query; {@code borrowed[0]} as for {@link #writeTransaction}. */
+    private static boolean pointRead(HikariDataSource pool, int id, List<String> failureKinds, long[] borrowed) {
+        try (Connection c = pool.getConnection()) {
+            borrowed[0] = System.nanoTime();
+            return pointQuery(c, id);
+        } catch (SQLException e) {
+            note(failureKinds, e);
+            return false;
+        }
+    }
+
+    private static boolean pointQuery(Connection c, int id) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT id, n FROM counter WHERE id = ?")) {
             ps.setInt(1, id);
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
                 rs.getLong(2);
             }
             return true;
-        } catch (SQLException e) {
-            note(failureKinds, e);
-            return false;
         }
     }
 
@@ -284,14 +339,17 @@ public final class Contention {
             byConfig.computeIfAbsent(key, k -> new ArrayList<>()).add(f);
         }
         String[] cols = {"commits_per_s", "reads_per_s", "failed_pct", "write_p50_ms", "write_p99_ms", "write_max_ms",
-                "read_p50_ms", "read_p99_ms", "read_max_ms", "starved_writers", "starved_readers"};
+                "read_p50_ms", "read_p99_ms", "read_max_ms", "write_pool_p99_ms", "read_pool_p99_ms", "starved_writers",
+                "starved_readers"};
         System.out.println("| threads | driver, settings | runs | commits/s | reads/s | failed tx | write p50 | write p99"
-                + " | write max | read p50 | read p99 | read max | writers starved (worst run) | readers starved (worst run) |");
-        System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+                + " | write max | read p50 | read p99 | read max | of which pool wait: write p99 | read p99"
+                + " | writers starved (worst run) | readers starved (worst run) |");
+        System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
         for (var e : byConfig.entrySet()) {
             StringBuilder row = new StringBuilder("| " + e.getKey() + " | " + e.getValue().size());
             for (String col : cols) {
-                double[] v = e.getValue().stream().mapToDouble(f -> Double.parseDouble(f.get(col))).sorted().toArray();
+                double[] v = e.getValue().stream().mapToDouble(f -> Double.parseDouble(f.getOrDefault(col, "NaN")))
+                        .sorted().toArray();
                 // starvation: the worst run (a median would hide the one run where a class starved)
                 double median = col.startsWith("starved") ? v[v.length - 1]
                         : v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
