@@ -76,8 +76,10 @@ final class WriteGate {
     private final Object key;
     private final String file;
     private int refs; // guarded by GATES
-    private final ReentrantLock mutex = new ReentrantLock(); // guards held, queue and waiters' states; never held while parking
-    private volatile boolean held; // written under mutex; read without it by spinners
+    private final ReentrantLock mutex = new ReentrantLock(); // guards queue and waiters' states; never held while parking
+    /** Taken by compare-and-set: without the mutex by a running thread (never blocks, so a spinner never parks on the mutex), under it by waiters. */
+    private final AtomicBoolean held = new AtomicBoolean();
+    private volatile Waiter head; // queue.peekFirst(), for the lock-free tryAcquire; written under the mutex
     private final AtomicBoolean spinner = new AtomicBoolean(); // a thread not queued spins (spinAcquire)
     private final ArrayDeque<Waiter> queue = new ArrayDeque<>();
 
@@ -133,24 +135,24 @@ final class WriteGate {
         return file;
     }
 
-    /** True when a running thread may take the free gate: the head of the queue is not owed it nor spinning for it. Mutex held. */
+    /** True when a running thread may take the free gate: the head of the queue is not owed it nor spinning for it. */
     private boolean mayTake() {
-        Waiter head = queue.peekFirst();
-        return head == null || !head.spinning && !head.owed;
+        Waiter h = head;
+        return h == null || !h.spinning && !h.owed;
     }
 
-    /** Takes the gate if it is free and no starving waiter is owed it: the uncontended path, no allocation. */
+    /** After a change to the queue. Mutex held. */
+    private void headChanged() {
+        head = queue.peekFirst();
+    }
+
+    /**
+     * Takes the gate if it is free and no waiter is owed it or spinning for it: the uncontended
+     * path, no allocation, no lock. (A waiter that starts spinning at that very moment may be passed
+     * once; it gets the next release.)
+     */
     boolean tryAcquire() {
-        mutex.lock();
-        try {
-            if (!held && mayTake()) {
-                held = true;
-                return true;
-            }
-            return false;
-        } finally {
-            mutex.unlock();
-        }
+        return !held.get() && mayTake() && held.compareAndSet(false, true);
     }
 
     /**
@@ -167,11 +169,10 @@ final class WriteGate {
             long start = System.nanoTime();
             do {
                 Thread.onSpinWait();
-                Waiter head = queue.peekFirst(); // a racy look: tryAcquire decides under the mutex
-                if (head != null && (head.spinning || head.owed)) {
+                if (!mayTake()) { // a waiter spins for it or is owed it: it would win
                     return false;
                 }
-                if (!held && tryAcquire()) {
+                if (tryAcquire()) {
                     return true;
                 }
             } while (System.nanoTime() - start < SPIN_NANOS);
@@ -185,12 +186,12 @@ final class WriteGate {
     Waiter enqueue() {
         mutex.lock();
         try {
-            if (!held && mayTake()) {
-                held = true;
+            if (tryAcquire()) {
                 return new Waiter(GRANTED);
             }
             Waiter w = new Waiter(WAITING);
             queue.addLast(w);
+            headChanged();
             return w;
         } finally {
             mutex.unlock();
@@ -217,7 +218,7 @@ final class WriteGate {
             if (startSpin(w)) {
                 long end = Math.min(System.nanoTime() + SPIN_NANOS, deadline);
                 while (w.state == WAITING && System.nanoTime() - end < 0 && !Thread.currentThread().isInterrupted()) {
-                    if (!held && takeAsHead(w)) { // freed before it started spinning
+                    if (!held.get() && takeAsHead(w)) { // freed before it started spinning
                         return GRANTED;
                     }
                     Thread.onSpinWait();
@@ -270,9 +271,9 @@ final class WriteGate {
     private boolean takeAsHead(Waiter w) {
         mutex.lock();
         try {
-            if (w.state == WAITING && !held && queue.peekFirst() == w) {
+            if (w.state == WAITING && queue.peekFirst() == w && held.compareAndSet(false, true)) {
                 queue.pollFirst();
-                held = true;
+                headChanged();
                 grant(w);
             }
             return w.state == GRANTED;
@@ -291,9 +292,9 @@ final class WriteGate {
 
     /** Wakes the head of the queue: to take a free gate, or to spin for a held one. Mutex held. */
     private void wakeHead() {
-        Waiter head = queue.peekFirst();
-        if (head != null) {
-            LockSupport.unpark(head.thread);
+        Waiter first = queue.peekFirst();
+        if (first != null) {
+            LockSupport.unpark(first.thread);
         }
     }
 
@@ -308,6 +309,7 @@ final class WriteGate {
                 return true;
             }
             queue.remove(w);
+            headChanged();
             w.state = CANCELLED;
             wakeHead();
             return false;
@@ -322,6 +324,7 @@ final class WriteGate {
         try {
             if (w.state == WAITING) {
                 queue.remove(w);
+                headChanged();
                 w.cancelReason = reason;
                 w.state = CANCELLED;
                 LockSupport.unpark(w.thread);
@@ -336,14 +339,15 @@ final class WriteGate {
     void release() {
         mutex.lock();
         try {
-            Waiter head = queue.peekFirst();
-            if (head != null && (head.spinning || head.owed)) {
+            Waiter first = queue.peekFirst();
+            if (first != null && (first.spinning || first.owed)) {
                 queue.pollFirst(); // held stays true: it passes to the head, nobody can take it in between
-                LockSupport.unpark(head.thread); // parked if owed
-                grant(head);
+                headChanged();
+                LockSupport.unpark(first.thread); // parked if owed
+                grant(first);
                 return;
             }
-            held = false;
+            held.set(false);
             wakeHead();
         } finally {
             mutex.unlock();
@@ -362,11 +366,6 @@ final class WriteGate {
 
     /** Whether some connection holds the gate now (tests and diagnostics). */
     boolean isHeld() {
-        mutex.lock();
-        try {
-            return held;
-        } finally {
-            mutex.unlock();
-        }
+        return held.get();
     }
 }
