@@ -3,7 +3,8 @@ package dev.panlite.engine;
 import java.util.Arrays;
 
 /**
- * The rows of a PreparedStatement batch, each a copy of the parameter values at addBatch, kept
+ * The rows of a PreparedStatement batch, each a copy of the parameter values at addBatch (blobs
+ * included: the caller may refill one buffer for every row), kept
  * column-wise in flat arrays that grow by doubling: adding a row allocates nothing most of the
  * time, unlike an object per row.
  */
@@ -48,6 +49,11 @@ public final class BatchRows {
         System.arraycopy(b.longs, 1, longs, at, width);
         System.arraycopy(b.doubles, 1, doubles, at, width);
         System.arraycopy(b.bytes, 1, bytes, at, width);
+        for (int i = at; i < at + width; i++) {
+            if (kinds[i] == Bindings.BLOB) {
+                bytes[i] = bytes[i].clone(); // may be the caller's buffer, refilled for the next row
+            }
+        }
         size++;
     }
 

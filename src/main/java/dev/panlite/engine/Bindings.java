@@ -61,7 +61,10 @@ public final class Bindings {
         mark(i);
     }
 
-    /** {@code blob} must not change afterwards: callers pass their own copy. */
+    /**
+     * {@code blob} may be the caller's array: it is bound at the next execution with what it holds
+     * then, and copied when the values become a batch row ({@link BatchRows#add}).
+     */
     public void setBlob(int i, byte[] blob) {
         kinds[i] = BLOB;
         bytes[i] = blob;

@@ -401,8 +401,9 @@ public final class JdbcPreparedStatement extends JdbcStatement implements Prepar
             setNull(parameterIndex, Types.BLOB);
             return;
         }
-        // copied now: bound at execution, and a caller refilling one buffer per batch row must not see every row change
-        bindBlobValue(parameterIndex, x.clone());
+        // not copied (64 KiB copied per 64 KiB blob cost ~4% of a round trip): bound at the next execution
+        // with what the array holds then, as the incumbent does; addBatch copies it into its row
+        bindBlobValue(parameterIndex, x);
     }
 
     private void bindBlobValue(int parameterIndex, byte[] bytes) throws SQLException {

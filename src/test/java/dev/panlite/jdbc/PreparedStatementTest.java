@@ -259,14 +259,35 @@ class PreparedStatementTest {
     }
 
     @Test
-    void setBytesCopiesAtBindTime() throws SQLException {
+    void setBytesSendsWhatTheArrayHoldsAtExecution() throws SQLException {
         byte[] data = {1, 2, 3};
         try (PreparedStatement ps = conn.prepareStatement("INSERT INTO t(v) VALUES (?)")) {
             ps.setBytes(1, data);
-            data[0] = 99; // JDBC: the driver converts when the setter is called
+            data[0] = 99; // JDBC: "the driver converts this ... when it sends it to the database"; not copied
             ps.executeUpdate();
+            assertArrayEquals(new byte[] {99, 2, 3}, (byte[]) read(lastId(), "v", rs -> rs.getBytes(1)));
+            data[0] = 42; // sent already: a second execution without a new setBytes sends what SQLite has
+            ps.executeUpdate();
+            assertArrayEquals(new byte[] {99, 2, 3}, (byte[]) read(lastId(), "v", rs -> rs.getBytes(1)));
         }
-        assertArrayEquals(new byte[] {1, 2, 3}, (byte[]) read(lastId(), "v", rs -> rs.getBytes(1)));
+    }
+
+    @Test
+    void aBatchRowKeepsTheBytesOfItsAddBatchWhenTheCallerRefillsOneBuffer() throws SQLException {
+        byte[] buffer = new byte[3];
+        try (PreparedStatement ps = conn.prepareStatement("INSERT INTO t(v) VALUES (?)")) {
+            for (byte row = 1; row <= 3; row++) {
+                java.util.Arrays.fill(buffer, row);
+                ps.setBytes(1, buffer);
+                ps.addBatch();
+            }
+            ps.executeBatch();
+        }
+        long last = lastId();
+        for (int row = 1; row <= 3; row++) {
+            byte b = (byte) row;
+            assertArrayEquals(new byte[] {b, b, b}, (byte[]) read(last - 3 + row, "v", rs -> rs.getBytes(1)));
+        }
     }
 
     // ------------------------------------------------------------------ java.sql dates
