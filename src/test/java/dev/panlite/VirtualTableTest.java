@@ -95,4 +95,34 @@ class VirtualTableTest {
             assertEquals(0, count.getInt(1));
         }
     }
+
+    /**
+     * sqlite3_table_column_metadata reads a table's first column unchecked: a virtual table that no
+     * statement used since the schema was last loaded has none yet, and asking for its columns'
+     * nullability crashed the JVM (misuse fuzz F23, SIGSEGV in sqlite3ColumnIndex).
+     */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"fts4", "fts5", "rtree"})
+    void columnDetailsOfAVirtualTableAfterTheSchemaReloaded(String module) throws SQLException {
+        try (Connection a = open("file"); Connection b = open("file")) {
+            try (Statement s = a.createStatement()) {
+                s.execute(create(module));
+            }
+            String column = module.equals("rtree") ? "minX" : "body";
+            try (PreparedStatement ps = b.prepareStatement("SELECT " + column + " FROM v")) {
+                try (Statement s = a.createStatement()) {
+                    s.execute("CREATE TABLE other(x)"); // the schema changes under b
+                }
+                try (Statement s = b.createStatement(); ResultSet rs = s.executeQuery("SELECT count(*) FROM other")) {
+                    assertTrue(rs.next()); // b reloads its schema: v is not connected in it
+                }
+                java.sql.ResultSetMetaData meta = ps.getMetaData();
+                assertEquals(column, meta.getColumnName(1));
+                int nullable = meta.isNullable(1);
+                assertTrue(nullable == java.sql.ResultSetMetaData.columnNullable
+                        || nullable == java.sql.ResultSetMetaData.columnNullableUnknown, "nullable: " + nullable);
+                meta.isAutoIncrement(1);
+            }
+        }
+    }
 }

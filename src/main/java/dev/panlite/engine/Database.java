@@ -29,6 +29,8 @@ public final class Database {
     private final Config config;
     private final Scratch scratch;
     private final StatementCache cache; // null when stmt_cache_size=0
+    private final int[] recentTexts = new int[8]; // hashes of the last texts Statement.execute ran (ranBefore)
+    private int recentAt;
     private final TxStatements tx;
     private final WriteAccess writeAccess; // the write gate and the Java-side busy wait
     private long db;
@@ -396,6 +398,12 @@ public final class Database {
     public Executed executeUntilQuery(String sqlText, byte[] utf8, int offset) throws SQLException {
         assert isLockedByMe();
         checkOpen();
+        if (offset == 0 && cache != null) {
+            Stmt cached = cache.take(sqlText, false);
+            if (cached != null) {
+                return executeCached(cached, utf8);
+            }
+        }
         // SQL text is not prepared before it runs, so the gate is taken from its first keyword
         boolean gated = !writeAccess.holdsGate() && !readOnlyAny() && SqlText.mayWrite(sqlText)
                 && Sqlite.getAutocommit(db);
@@ -413,7 +421,10 @@ public final class Database {
             if (rc != Sqlite.ROW && rc != Sqlite.DONE) {
                 throw error(rc, sqlText, scratch.tailOffset() < 0 ? ResultCodes.Phase.PREPARE : ResultCodes.Phase.EXECUTE);
             }
-            Stmt stmt = query == 0 ? null : new Stmt(this, query, sqlText, false);
+            // a query that is the whole text, run before: cached on close, so the next run skips the prepare
+            boolean cacheable = query != 0 && offset == 0 && cache != null
+                    && !hasMoreSql(utf8, scratch.tailOffset()) && ranBefore(sqlText);
+            Stmt stmt = query == 0 ? null : new Stmt(this, query, sqlText, cacheable);
             if (stmt != null) {
                 stmt.markStepped();
                 if (gated && writeAccess.holdsGate() && stmt.writes()) {
@@ -425,6 +436,46 @@ public final class Database {
         } finally {
             writeAccess.releaseIfNoTransaction(); // also when SQL text ended a transaction (COMMIT as text)
         }
+    }
+
+    /**
+     * Statement.execute of a text the cache holds (one statement: a query run before, or the text
+     * of a PreparedStatement): stepped once like any prepared statement (the write path's first
+     * step). A statement without columns has run to its end and goes back to the cache. Lock held.
+     */
+    private Executed executeCached(Stmt stmt, byte[] utf8) throws SQLException {
+        try {
+            int rc = stmt.step();
+            if (rc != Sqlite.ROW && rc != Sqlite.DONE) {
+                SQLException e = error(rc, stmt.sql, ResultCodes.Phase.EXECUTE);
+                release(stmt); // reset reports the error again: finalized, not cached
+                throw e;
+            }
+            if (stmt.columnCount() == 0) {
+                release(stmt);
+                return new Executed(null, rc, utf8, utf8.length);
+            }
+            return new Executed(stmt, rc, utf8, utf8.length);
+        } finally {
+            writeAccess.releaseIfNoTransaction();
+        }
+    }
+
+    /**
+     * Whether Statement.execute ran {@code sql} among the last few texts it ran (by hash): only a
+     * text run twice is cached, so one-off texts (values spliced into the SQL) never push the
+     * application's prepared statements out of the cache.
+     */
+    private boolean ranBefore(String sql) {
+        int hash = sql.hashCode();
+        for (int h : recentTexts) {
+            if (h == hash) {
+                return true;
+            }
+        }
+        recentTexts[recentAt] = hash;
+        recentAt = (recentAt + 1) % recentTexts.length;
+        return false;
     }
 
     /**
@@ -593,8 +644,31 @@ public final class Database {
 
     public Scratch.ColumnInfo columnInfo(String schema, String table, String column) {
         assert isLockedByMe();
+        if (closed || !loadColumns(schema, table)) {
+            return null;
+        }
         return scratch.tableColumnMetadata(db, schema, table, column);
     }
+
+    /**
+     * Makes sure SQLite knows {@code table}'s columns before sqlite3_table_column_metadata looks one
+     * up: since 3.4x that function reads the table's first column unchecked, and a virtual table not
+     * used since the schema was last loaded has no columns yet (a NULL array: a JVM crash, found by
+     * the misuse fuzz, F23). Preparing a statement that reads the table connects it. False when that
+     * fails (the table is gone, its module is missing): nothing to describe. Lock held.
+     */
+    private boolean loadColumns(String schema, String table) {
+        String sql = "SELECT 1 FROM " + (schema == null ? "" : SqlText.quoteIdentifier(schema) + ".")
+                + SqlText.quoteIdentifier(table) + " LIMIT 0";
+        byte[] utf8 = sql.getBytes(StandardCharsets.UTF_8);
+        int rc = scratch.prepare(db, utf8, 0, utf8.length, 0);
+        long handle = scratch.preparedStmt();
+        if (handle != 0) {
+            Sqlite.finalizeStmt(handle);
+        }
+        return rc == Sqlite.OK && handle != 0;
+    }
+
 
     // ------------------------------------------------------------------ interrupts and timeouts
 

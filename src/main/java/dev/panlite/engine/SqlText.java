@@ -9,6 +9,11 @@ import java.util.Locale;
 public final class SqlText {
     private SqlText() {}
 
+    /** An SQL identifier in double quotes, embedded quotes doubled. */
+    public static String quoteIdentifier(String identifier) {
+        return '"' + identifier.replace("\"", "\"\"") + '"';
+    }
+
     /** The first keyword, upper case, after white space, comments and opening parentheses. */
     public static String firstKeyword(String sql) {
         int i = 0;

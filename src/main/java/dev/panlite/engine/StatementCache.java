@@ -43,6 +43,14 @@ final class StatementCache {
 
     /** Removes and returns the most recently used statement for {@code sql}, or null. */
     Stmt take(String sql) {
+        return take(sql, true);
+    }
+
+    /**
+     * As {@link #take(String)}; a miss counts only when {@code countMiss} (Statement.execute looks
+     * here first for every text it runs, and most of those texts are never cached).
+     */
+    Stmt take(String sql, boolean countMiss) {
         int hash = sql.hashCode();
         for (int i = size - 1; i >= 0; i--) {
             if (hashes[i] == hash && entries[i].sql.equals(sql)) {
@@ -55,7 +63,9 @@ final class StatementCache {
                 return found;
             }
         }
-        misses++;
+        if (countMiss) {
+            misses++;
+        }
         return null;
     }
 

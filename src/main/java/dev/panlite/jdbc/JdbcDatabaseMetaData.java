@@ -2,6 +2,7 @@ package dev.panlite.jdbc;
 
 import dev.panlite.Driver;
 import dev.panlite.engine.Database;
+import dev.panlite.engine.SqlText;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.PreparedStatement;
@@ -88,9 +89,8 @@ final class JdbcDatabaseMetaData implements DatabaseMetaData {
         }
     }
 
-    /** An SQL identifier in double quotes, embedded quotes doubled. */
     static String quote(String identifier) {
-        return '"' + identifier.replace("\"", "\"\"") + '"';
+        return SqlText.quoteIdentifier(identifier);
     }
 
     /** True for SQLITE_ERROR (bad view, missing module...): that table is skipped; BUSY, IOERR... propagate. */

@@ -10,7 +10,8 @@ import java.sql.Types;
 /**
  * Column descriptions, captured when asked for so they stay valid after the statement moves on:
  * names and labels, declared types and their {@code java.sql.Types}, the table each column comes
- * from, and (through sqlite3_table_column_metadata) nullability and autoincrement.
+ * from; nullability and autoincrement (sqlite3_table_column_metadata, a lookup per column) the
+ * first time one of them is asked for, since most callers (row mappers) never ask.
  */
 final class JdbcResultSetMetaData implements ResultSetMetaData {
     private final String[] labels;
@@ -21,8 +22,13 @@ final class JdbcResultSetMetaData implements ResultSetMetaData {
     private final String[] schemas;
     private final int[] nullable;
     private final boolean[] autoIncrement;
+    private final Database db; // for the details; null for in-memory columns
+    private final String[] origins; // the column's name in its table, when it comes from one
+    private boolean detailsLoaded; // guarded by this
 
-    private JdbcResultSetMetaData(int n) {
+    private JdbcResultSetMetaData(int n, Database db) {
+        this.db = db;
+        origins = new String[n];
         labels = new String[n];
         names = new String[n];
         declaredTypes = new String[n];
@@ -36,10 +42,11 @@ final class JdbcResultSetMetaData implements ResultSetMetaData {
     /** Describes {@code stmt}'s columns; with {@code onRow}, expressions take the type of the current value. */
     static JdbcResultSetMetaData of(Database db, Stmt stmt, boolean onRow) {
         int n = stmt.columnCount();
-        JdbcResultSetMetaData m = new JdbcResultSetMetaData(n);
+        JdbcResultSetMetaData m = new JdbcResultSetMetaData(n, db);
         for (int i = 0; i < n; i++) {
             m.labels[i] = stmt.columnName(i);
             String origin = stmt.columnOriginName(i);
+            m.origins[i] = origin;
             m.names[i] = origin != null ? origin : m.labels[i];
             m.declaredTypes[i] = stmt.columnDecltype(i);
             int type = SqlTypes.fromDeclared(m.declaredTypes[i]);
@@ -50,16 +57,31 @@ final class JdbcResultSetMetaData implements ResultSetMetaData {
             m.tables[i] = stmt.columnTableName(i);
             m.schemas[i] = stmt.columnDatabaseName(i);
             m.nullable[i] = columnNullableUnknown;
-            if (m.tables[i] != null && origin != null) {
-                Scratch.ColumnInfo info = db.columnInfo(m.schemas[i], m.tables[i], origin);
-                if (info != null) {
-                    m.nullable[i] = info.notNull() || info.primaryKey() && isRowidAlias(info)
-                            ? columnNoNulls : columnNullable;
-                    m.autoIncrement[i] = info.autoincrement() || info.primaryKey() && isRowidAlias(info);
-                }
-            }
         }
         return m;
+    }
+
+    /** Looks up nullability and autoincrement, once; unknown when the connection has closed meanwhile. */
+    private synchronized void loadDetails() {
+        if (detailsLoaded || db == null) {
+            return;
+        }
+        detailsLoaded = true;
+        db.lock();
+        try {
+            for (int i = 0; i < labels.length; i++) {
+                if (tables[i] == null || origins[i] == null) {
+                    continue;
+                }
+                Scratch.ColumnInfo info = db.columnInfo(schemas[i], tables[i], origins[i]);
+                if (info != null) {
+                    nullable[i] = info.notNull() || info.primaryKey() && isRowidAlias(info) ? columnNoNulls : columnNullable;
+                    autoIncrement[i] = info.autoincrement() || info.primaryKey() && isRowidAlias(info);
+                }
+            }
+        } finally {
+            db.unlock();
+        }
     }
 
     /** An INTEGER PRIMARY KEY is the rowid: never NULL, assigned automatically. */
@@ -69,7 +91,7 @@ final class JdbcResultSetMetaData implements ResultSetMetaData {
 
     /** Describes in-memory columns (generated keys, metadata results). */
     static JdbcResultSetMetaData of(String[] labels, int[] jdbcTypes) {
-        JdbcResultSetMetaData m = new JdbcResultSetMetaData(labels.length);
+        JdbcResultSetMetaData m = new JdbcResultSetMetaData(labels.length, null);
         for (int i = 0; i < labels.length; i++) {
             m.labels[i] = labels[i];
             m.names[i] = labels[i];
@@ -94,7 +116,9 @@ final class JdbcResultSetMetaData implements ResultSetMetaData {
 
     @Override
     public boolean isAutoIncrement(int column) throws SQLException {
-        return autoIncrement[at(column)];
+        int c = at(column);
+        loadDetails();
+        return autoIncrement[c];
     }
 
     @Override
@@ -117,7 +141,9 @@ final class JdbcResultSetMetaData implements ResultSetMetaData {
 
     @Override
     public int isNullable(int column) throws SQLException {
-        return nullable[at(column)];
+        int c = at(column);
+        loadDetails();
+        return nullable[c];
     }
 
     @Override

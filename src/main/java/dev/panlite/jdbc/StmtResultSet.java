@@ -16,7 +16,7 @@ final class StmtResultSet extends AbstractResultSet {
     private final JdbcConnection connection;
     private final Database db;
     private final Stmt stmt;
-    private final boolean ownsStmt; // finalize on close (Statement.execute); else reset for reuse
+    private final boolean ownsStmt; // release on close (Statement.execute); else reset for reuse
     private int pendingStep; // the first step, already taken by execute; 0 once consumed
     private String[] labels;
 
@@ -85,7 +85,7 @@ final class StmtResultSet extends AbstractResultSet {
             return; // the connection finalized everything
         }
         if (ownsStmt) {
-            db.discard(stmt);
+            db.release(stmt); // finalized, or cached when Statement.execute ran its text before
         } else if (!statement.closed) {
             stmt.reset(); // ends the read so the statement holds no lock; bindings stay for re-execution
         } // else the closing statement resets and clears the handle in one crossing as it returns it

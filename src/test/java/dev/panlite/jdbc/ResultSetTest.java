@@ -596,4 +596,28 @@ class ResultSetTest {
         }
         return sb.toString();
     }
+
+    @Test
+    void columnDetailsAreLookedUpWhenFirstAskedForAndUnknownOnceTheConnectionClosed() throws SQLException {
+        try (Connection c = TestDb.open(dir)) {
+            try (java.sql.Statement s = c.createStatement()) {
+                s.execute("CREATE TABLE n(id INTEGER PRIMARY KEY AUTOINCREMENT, req TEXT NOT NULL, opt TEXT)");
+            }
+            ResultSetMetaData asked;
+            ResultSetMetaData late;
+            try (PreparedStatement ps = c.prepareStatement("SELECT id, req, opt, 1 + 1 FROM n")) {
+                asked = ps.getMetaData();
+                late = ps.getMetaData();
+            }
+            assertEquals(ResultSetMetaData.columnNoNulls, asked.isNullable(1));
+            assertTrue(asked.isAutoIncrement(1));
+            assertEquals(ResultSetMetaData.columnNoNulls, asked.isNullable(2));
+            assertEquals(ResultSetMetaData.columnNullable, asked.isNullable(3));
+            assertEquals(ResultSetMetaData.columnNullableUnknown, asked.isNullable(4), "an expression");
+            c.close();
+            assertEquals("req", late.getColumnName(2));
+            assertEquals(ResultSetMetaData.columnNullableUnknown, late.isNullable(2), "asked first after close");
+            assertFalse(late.isAutoIncrement(1));
+        }
+    }
 }

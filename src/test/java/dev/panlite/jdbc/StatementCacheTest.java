@@ -264,4 +264,113 @@ class StatementCacheTest {
             assertSame(a.unwrap(PanliteConnection.class), a);
         }
     }
+
+    // ------------------------------------------------------------------ Statement.execute
+
+    /** Runs {@code sql} with a fresh Statement and returns the first column of its first row. */
+    private static long query(Connection c, String sql) throws SQLException {
+        try (java.sql.Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            assertTrue(rs.next());
+            return rs.getLong(1);
+        }
+    }
+
+    @Test
+    void aQueryTextStatementExecuteRanBeforeIsCachedAndItsNextRunSkipsThePrepare() throws SQLException {
+        try (Connection c = TestDb.open(dir)) {
+            assertEquals(1, query(c, "SELECT 1"));
+            assertEquals(0, stats(c).size(), "a text run once is not cached");
+            assertEquals(1, query(c, "SELECT 1"));
+            assertEquals(1, stats(c).size(), "run twice: cached when its result set closed");
+            long hits = stats(c).hits();
+            assertEquals(1, query(c, "SELECT 1"));
+            assertEquals(hits + 1, stats(c).hits());
+            assertEquals(1, stats(c).size(), "back in the cache after the hit");
+            assertEquals(0, stats(c).misses(), "Statement.execute's look-ups do not count as misses");
+        }
+    }
+
+    @Test
+    void oneOffTextsDoNotPushPreparedStatementsOut() throws SQLException {
+        try (Connection c = TestDb.open(dir, "stmt_cache_size=2")) {
+            use(c, "SELECT 'a'");
+            use(c, "SELECT 'b'");
+            for (int i = 0; i < 50; i++) {
+                assertEquals(i, query(c, "SELECT " + i));
+            }
+            assertEquals(0, stats(c).evictions());
+            long hits = stats(c).hits();
+            use(c, "SELECT 'a'");
+            use(c, "SELECT 'b'");
+            assertEquals(hits + 2, stats(c).hits());
+        }
+    }
+
+    @Test
+    void severalStatementsInOneTextAreNeverCached() throws SQLException {
+        try (Connection c = TestDb.open(dir)) {
+            for (int i = 0; i < 3; i++) {
+                try (java.sql.Statement s = c.createStatement()) {
+                    assertTrue(s.execute("SELECT 1; SELECT 2"));
+                    assertTrue(s.getMoreResults());
+                }
+            }
+            assertEquals(0, stats(c).size());
+        }
+    }
+
+    @Test
+    void aCachedTextSeesSchemaChangesAndWritesThroughTheWritePath() throws SQLException {
+        try (Connection c = TestDb.open(dir)) {
+            try (java.sql.Statement s = c.createStatement()) {
+                s.execute("CREATE TABLE t(a INTEGER)");
+            }
+            for (int i = 0; i < 3; i++) {
+                assertEquals(0, query(c, "SELECT count(*) FROM t"));
+            }
+            // the text of a PreparedStatement, run by Statement.execute: a cached statement that writes
+            use(c, "SELECT 1");
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO t(a) VALUES (7)")) {
+                assertEquals(1, ps.executeUpdate());
+            }
+            try (java.sql.Statement s = c.createStatement()) {
+                long hits = stats(c).hits();
+                assertEquals(1, s.executeUpdate("INSERT INTO t(a) VALUES (7)"));
+                assertEquals(hits + 1, stats(c).hits(), "taken from the cache");
+                s.execute("ALTER TABLE t ADD COLUMN b TEXT DEFAULT 'x'");
+            }
+            assertEquals(2, query(c, "SELECT count(*) FROM t"));
+            try (java.sql.Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT * FROM t")) {
+                assertEquals(2, rs.getMetaData().getColumnCount());
+            }
+            try (java.sql.Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT * FROM t")) {
+                assertEquals(2, rs.getMetaData().getColumnCount());
+            }
+            c.setAutoCommit(false);
+            try (java.sql.Statement s = c.createStatement()) {
+                assertEquals(1, s.executeUpdate("INSERT INTO t(a) VALUES (7)"));
+            }
+            c.rollback();
+            c.setAutoCommit(true);
+            assertEquals(2, query(c, "SELECT count(*) FROM t"));
+        }
+    }
+
+    @Test
+    void aFailingCachedTextReportsItsErrorAndIsDropped() throws SQLException {
+        try (Connection c = TestDb.open(dir)) {
+            try (java.sql.Statement s = c.createStatement()) {
+                s.execute("CREATE TABLE u(a INTEGER PRIMARY KEY)");
+                s.execute("INSERT INTO u VALUES (1)");
+            }
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO u VALUES (1)")) {
+                assertThrows(SQLIntegrityConstraintViolationException.class, ps::executeUpdate);
+            }
+            try (java.sql.Statement s = c.createStatement()) {
+                assertThrows(SQLIntegrityConstraintViolationException.class, () -> s.executeUpdate("INSERT INTO u VALUES (1)"));
+                assertEquals(2, s.executeUpdate("INSERT INTO u VALUES (2), (3)"));
+            }
+            assertEquals(3, query(c, "SELECT count(*) FROM u"));
+        }
+    }
 }
