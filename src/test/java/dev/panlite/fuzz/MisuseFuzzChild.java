@@ -202,6 +202,29 @@ public final class MisuseFuzzChild {
     }
 
     /** No progress by a thread for hangNanos: prints every thread's stack and ends the JVM. */
+    /**
+     * The native frames of every thread (jhsdb jstack --mixed, from the running JDK), for a hang whose
+     * thread sits in native code, where the Java stack ends at the downcall (F24). Best effort: a JDK
+     * without jhsdb, or a system that forbids attaching, just says so.
+     */
+    private static void nativeStacks(PrintStream out) {
+        java.nio.file.Path jhsdb = java.nio.file.Path.of(System.getProperty("java.home"), "bin", "jhsdb");
+        if (!java.nio.file.Files.isExecutable(jhsdb)) {
+            out.println("native stacks: no " + jhsdb);
+            return;
+        }
+        try {
+            Process p = new ProcessBuilder(jhsdb.toString(), "jstack", "--mixed", "--pid",
+                    Long.toString(ProcessHandle.current().pid())).redirectErrorStream(true).start();
+            byte[] text = p.getInputStream().readAllBytes(); // ends when jhsdb detaches and exits
+            p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS);
+            out.println("native stacks (jhsdb jstack --mixed):");
+            out.println(new String(text, java.nio.charset.StandardCharsets.UTF_8));
+        } catch (java.io.IOException | InterruptedException | RuntimeException e) {
+            out.println("native stacks: " + e);
+        }
+    }
+
     private static void watch(Thread[] workers, AtomicLongArray progress, AtomicReferenceArray<String> doing,
             long hangNanos, PrintStream out) {
         while (true) {
@@ -230,6 +253,7 @@ public final class MisuseFuzzChild {
                                 out.println("    at " + f);
                             }
                         }
+                        nativeStacks(out);
                         out.println("done HANG actions=" + world.actions);
                         out.flush();
                     }
