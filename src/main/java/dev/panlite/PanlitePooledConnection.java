@@ -38,27 +38,49 @@ final class PanlitePooledConnection implements PooledConnection {
         this.physical = physical;
     }
 
+    /*
+     * The monitor of this object guards only `current`, never while a handle closes: closing one
+     * takes the connection's lock, and a thread holding that lock (in a callback) may call close()
+     * here from a ConnectionEventListener. Holding the monitor across closeHandle deadlocked the
+     * two (misuse fuzz, seed 54).
+     */
+
     /** A new logical handle; one still open from before is closed first (without an event), as JDBC asks. */
     @Override
-    public synchronized Connection getConnection() throws SQLException {
-        if (physical.isClosed()) {
-            throw new SQLNonTransientConnectionException("The pooled connection is closed", "08003");
+    public Connection getConnection() throws SQLException {
+        Handle fresh = new Handle();
+        while (true) {
+            Handle old = takeCurrent();
+            if (old != null) {
+                old.closeHandle(); // done before the new handle exists: its rollback cannot touch the new user's work
+            }
+            synchronized (this) {
+                if (physical.isClosed()) {
+                    throw new SQLNonTransientConnectionException("The pooled connection is closed", "08003");
+                }
+                if (current == null) { // else another getConnection raced this one: close its handle too
+                    current = fresh;
+                    break;
+                }
+            }
         }
-        if (current != null) {
-            current.closeHandle();
-        }
-        current = new Handle();
         return (Connection) Proxy.newProxyInstance(PanlitePooledConnection.class.getClassLoader(),
-                new Class<?>[] {PanliteConnection.class}, current);
+                new Class<?>[] {PanliteConnection.class}, fresh);
+    }
+
+    private synchronized Handle takeCurrent() {
+        Handle h = current;
+        current = null;
+        return h;
     }
 
     /** Closes the physical connection (and an open logical handle, without an event). */
     @Override
-    public synchronized void close() throws SQLException {
+    public void close() throws SQLException {
         try {
-            if (current != null) {
-                current.closeHandle();
-                current = null;
+            Handle h = takeCurrent();
+            if (h != null) {
+                h.closeHandle();
             }
         } finally {
             physical.close();

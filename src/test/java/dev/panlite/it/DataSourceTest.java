@@ -242,4 +242,40 @@ class DataSourceTest {
             pooled.close();
         }
     }
+
+    /**
+     * One thread closes the pooled connection while another, inside a callback of a running
+     * statement (so holding the connection's lock), closes it too, as a ConnectionEventListener
+     * may. close() held the pooled connection's monitor while it waited for the connection's lock:
+     * the two deadlocked (misuse fuzz, seed 54).
+     */
+    @Test
+    @org.junit.jupiter.api.Timeout(value = 60, threadMode = org.junit.jupiter.api.Timeout.ThreadMode.SEPARATE_THREAD) // a hang guard only
+    void closingThePooledConnectionFromACallbackWhileAnotherThreadClosesItDoesNotDeadlock() throws Exception {
+        PooledConnection pooled = new PanliteConnectionPoolDataSource(url()).getPooledConnection();
+        Connection handle = pooled.getConnection();
+        Thread[] closer = new Thread[1];
+        handle.unwrap(PanliteConnection.class).createFunction("close_pooled", 0, false, args -> {
+            closer[0] = Thread.ofPlatform().start(() -> {
+                try {
+                    pooled.close();
+                } catch (SQLException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            // wait until the other thread is inside close(), waiting for the lock this thread holds
+            while (closer[0].getState() != Thread.State.WAITING && closer[0].getState() != Thread.State.TERMINATED) {
+                Thread.onSpinWait();
+            }
+            pooled.close(); // this thread's own close: deferred until the statement returns
+            return 1;
+        });
+        try (Statement s = handle.createStatement(); ResultSet rs = s.executeQuery("SELECT close_pooled()")) {
+            assertTrue(rs.next());
+        } catch (SQLException expected) {
+            // the connection closed under the statement: an SQLException is fine, a hang is not
+        }
+        closer[0].join();
+        assertTrue(handle.isClosed());
+    }
 }
