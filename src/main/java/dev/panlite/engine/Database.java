@@ -669,7 +669,6 @@ public final class Database {
         return rc == Sqlite.OK && handle != 0;
     }
 
-
     // ------------------------------------------------------------------ interrupts and timeouts
 
     /** Registers a Java function callable from SQL on this connection. Lock held. */

@@ -59,7 +59,6 @@ final class WriteGate {
     /** One waiter: spins while it heads the queue, parks otherwise, until it is granted or cancelled. */
     static final class Waiter {
         final Thread thread = Thread.currentThread();
-        final long since = System.nanoTime();
         volatile int state;
         volatile boolean spinning; // the head, running: a release hands it the gate
         volatile boolean owed; // the head, parked after its spins ran out: a release hands it the gate

@@ -24,7 +24,7 @@ final class JdbcResultSetMetaData implements ResultSetMetaData {
     private final boolean[] autoIncrement;
     private final Database db; // for the details; null for in-memory columns
     private final String[] origins; // the column's name in its table, when it comes from one
-    private boolean detailsLoaded; // guarded by this
+    private volatile boolean detailsLoaded; // written under the connection's lock
 
     private JdbcResultSetMetaData(int n, Database db) {
         this.db = db;
@@ -61,14 +61,20 @@ final class JdbcResultSetMetaData implements ResultSetMetaData {
         return m;
     }
 
-    /** Looks up nullability and autoincrement, once; unknown when the connection has closed meanwhile. */
-    private synchronized void loadDetails() {
+    /**
+     * Looks up nullability and autoincrement, once; unknown when the connection has closed
+     * meanwhile. The connection's lock serializes loaders, and no other lock is held while taking
+     * it (a monitor here deadlocked against a callback, which holds that lock, asking too).
+     */
+    private void loadDetails() {
         if (detailsLoaded || db == null) {
             return;
         }
-        detailsLoaded = true;
         db.lock();
         try {
+            if (detailsLoaded) {
+                return;
+            }
             for (int i = 0; i < labels.length; i++) {
                 if (tables[i] == null || origins[i] == null) {
                     continue;
@@ -79,6 +85,7 @@ final class JdbcResultSetMetaData implements ResultSetMetaData {
                     autoIncrement[i] = info.autoincrement() || info.primaryKey() && isRowidAlias(info);
                 }
             }
+            detailsLoaded = true; // after the arrays: a reader that sees it sees them
         } finally {
             db.unlock();
         }

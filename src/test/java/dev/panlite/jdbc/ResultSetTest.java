@@ -620,4 +620,45 @@ class ResultSetTest {
             assertFalse(late.isAutoIncrement(1));
         }
     }
+
+    /**
+     * Column details asked for by two threads at once, one of them inside a callback of the same
+     * connection (holding its lock): a monitor on the metadata, taken before the connection's lock,
+     * deadlocked the two.
+     */
+    @Test
+    @org.junit.jupiter.api.Timeout(value = 60, threadMode = org.junit.jupiter.api.Timeout.ThreadMode.SEPARATE_THREAD) // a hang guard only
+    void columnDetailsAskedForFromACallbackAndAnotherThreadAtOnce() throws Exception {
+        try (Connection c = TestDb.open(dir)) {
+            try (java.sql.Statement s = c.createStatement()) {
+                s.execute("CREATE TABLE d(id INTEGER PRIMARY KEY, v TEXT NOT NULL)");
+            }
+            ResultSetMetaData meta;
+            try (PreparedStatement ps = c.prepareStatement("SELECT id, v FROM d")) {
+                meta = ps.getMetaData();
+            }
+            int[] other = new int[1];
+            Thread[] asker = new Thread[1];
+            c.unwrap(dev.panlite.PanliteConnection.class).createFunction("ask", 0, false, args -> {
+                asker[0] = Thread.ofPlatform().start(() -> {
+                    try {
+                        other[0] = meta.isNullable(2);
+                    } catch (SQLException e) {
+                        throw new IllegalStateException(e);
+                    }
+                });
+                // wait until the other thread waits for the lock this thread holds
+                while (asker[0].getState() != Thread.State.WAITING && asker[0].getState() != Thread.State.TERMINATED) {
+                    Thread.onSpinWait();
+                }
+                return meta.isNullable(2);
+            });
+            try (java.sql.Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT ask()")) {
+                assertTrue(rs.next());
+                assertEquals(ResultSetMetaData.columnNoNulls, rs.getInt(1));
+            }
+            asker[0].join();
+            assertEquals(ResultSetMetaData.columnNoNulls, other[0]);
+        }
+    }
 }
