@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 class ReadmeTest {
     @Test
     void everySettingIsInTheReadmeTableWithItsDefault() throws IOException {
-        String readme = Files.readString(Path.of("README.md"));
+        String readme = Files.readString(Path.of("../README.md"));
         for (Setting s : Setting.values()) {
             String row = "| `" + s.key() + "` | " + (s.defaultValue() == null ? "SQLite's" : "`" + s.defaultValue() + "`") + " |";
             assertTrue(readme.contains(row), "README.md settings table lacks or misstates: " + row);
@@ -20,8 +20,8 @@ class ReadmeTest {
 
     @Test
     void theReadmeTestCommandIsWhatCiRuns() throws IOException {
-        String readme = Files.readString(Path.of("README.md"));
-        String ci = Files.readString(Path.of(".ci/run"));
+        String readme = Files.readString(Path.of("../README.md"));
+        String ci = Files.readString(Path.of("../.ci/run"));
         assertTrue(readme.contains("\nmvn verify "), "README quick start shows the test command");
         assertTrue(ci.contains("\nmvn verify\n"), ".ci/run runs exactly the README test command");
     }

@@ -135,7 +135,7 @@ class MisuseFuzzTest {
                     .append('\n');
         }
         m.append("end of the child's output (all of it: ").append(log).append("):\n").append(tail(output, 30)).append('\n');
-        m.append("reproduce: mvn -o test -Dtest=MisuseFuzzTest -Dpanlite.fuzz.seeds=").append(seed)
+        m.append("reproduce: mvn -o test -pl panlite-jdbc -Dtest=MisuseFuzzTest -Dpanlite.fuzz.seeds=").append(seed)
                 .append(" -Dpanlite.fuzz.seconds=").append(seconds).append(" -Dpanlite.fuzz.threads=").append(threads).append('\n');
         Path script = out.resolve("seed" + seed + ".sh");
         Files.writeString(script, "#!/bin/sh\n# the child JVM of seed " + seed + ", as MisuseFuzzTest ran it\n"
