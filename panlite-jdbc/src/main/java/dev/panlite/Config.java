@@ -63,6 +63,8 @@ public final class Config {
     private final boolean readOnlyOpen;
     private final int busyTimeoutMillis;
     private final int stmtCacheSize;
+    private final int walAutocheckpoint;
+    private final int walSizeMark;
     private final boolean cacheTxStatements;
     private final boolean leakWarning;
     private final boolean readUncommitted;
@@ -104,6 +106,8 @@ public final class Config {
         this.readOnlyOpen = (flags & SQLITE_OPEN_READONLY) != 0 || uriParam(filename, "mode").equals("ro");
         this.busyTimeoutMillis = Integer.parseInt(get(Setting.BUSY_TIMEOUT));
         this.stmtCacheSize = Integer.parseInt(get(Setting.STMT_CACHE_SIZE));
+        this.walAutocheckpoint = Integer.parseInt(get(Setting.WAL_AUTOCHECKPOINT));
+        this.walSizeMark = Integer.parseInt(get(Setting.WAL_SIZE_MARK));
         this.cacheTxStatements = Boolean.parseBoolean(get(Setting.CACHE_TX_STATEMENTS));
         this.leakWarning = Boolean.parseBoolean(get(Setting.LEAK_WARNING));
         this.readUncommitted = Boolean.parseBoolean(get(Setting.READ_UNCOMMITTED));
@@ -460,6 +464,16 @@ public final class Config {
 
     public int stmtCacheSize() {
         return stmtCacheSize;
+    }
+
+    /** wal_autocheckpoint: pages in the WAL after a commit that trigger a PASSIVE checkpoint; 0 for none. */
+    public int walAutocheckpoint() {
+        return walAutocheckpoint;
+    }
+
+    /** wal_size_mark: pages in the WAL past which a commit records a WalSize JFR event. */
+    public int walSizeMark() {
+        return walSizeMark;
     }
 
     public boolean cacheTxStatements() {

@@ -122,6 +122,15 @@ public interface PanliteConnection extends Connection {
     java.sql.Blob openBlob(String schema, String table, String column, long rowid, boolean writable)
             throws SQLException;
 
+    /**
+     * Runs a checkpoint of the main database's WAL in {@code mode} (sqlite3_wal_checkpoint_v2) and
+     * says how far it got. FULL, RESTART and TRUNCATE first take this JVM's write gate (within
+     * busy_timeout), as they need SQLite's write lock. Recorded as a {@code dev.panlite.Checkpoint}
+     * JFR event. SQLException when the connection is closed, the mode is null, or SQLite fails
+     * (inside a transaction, for one).
+     */
+    Checkpoint checkpoint(CheckpointMode mode) throws SQLException;
+
     /** How many statements SQLite holds prepared on this connection (cached ones included). */
     int preparedStatementCount() throws SQLException;
 }

@@ -189,6 +189,14 @@ public enum Setting {
     CACHE_TX_STATEMENTS("cache_tx_statements", Use.DRIVER, Values.bool(), "true",
             "Prepare BEGIN, COMMIT and ROLLBACK once per connection; false prepares them at each"
                     + " use (to compare in benchmarks)."),
+    WAL_AUTOCHECKPOINT("wal_autocheckpoint", Use.DRIVER, Values.range(0, Integer.MAX_VALUE), "1000",
+            "After a commit leaves at least this many pages in the WAL, a PASSIVE checkpoint runs on the"
+                    + " committing thread (as SQLite's own autocheckpoint, which the driver's WAL hook replaces to"
+                    + " report each checkpoint to JFR); 0 turns it off, for Litestream under a heavy write load"
+                    + " (Litestream checkpoints). The driver never runs a RESTART or TRUNCATE checkpoint itself."),
+    WAL_SIZE_MARK("wal_size_mark", Use.DRIVER, Values.range(1, Integer.MAX_VALUE), "16384",
+            "Pages in the WAL past which a commit records a dev.panlite.WalSize JFR event (once per crossing;"
+                    + " 16384 pages is 64 MiB at the default 4 KiB page size)."),
     LEAK_WARNING("leak_warning", Use.DRIVER, Values.bool(), "false",
             "Log a warning, with the stack where it was opened, when a connection nobody closed is"
                     + " closed by the garbage collector.");

@@ -58,19 +58,25 @@ public final class Contention {
         int readers = Integer.parseInt(args[3]);
         int seconds = Integer.parseInt(args[4]);
         int poolSize = Integer.parseInt(args[5]);
-        String extra = args.length > 6 && !args[6].isEmpty() ? args[6] : null;
+        String extra = args.length > 6 && !args[6].isEmpty() && !args[6].equals("-") ? args[6] : null;
+        String other = args.length > 7 ? args[7] : "none";
+        String given = System.getProperty("contention.file"); // the second JVM of other=jvm: the first one's file
 
         Drivers.Target base = Drivers.target(driver);
         String params = "journal_mode=WAL&synchronous=NORMAL&busy_timeout=5000&secure_delete=false"
                 + (extra == null ? "" : "&" + extra);
         Drivers.Target target = new Drivers.Target(base.name(), base.driver(), params);
-        Path file = Drivers.newDatabaseFile();
-        try (Connection c = target.connect(file); Statement s = c.createStatement()) {
-            s.executeUpdate("CREATE TABLE counter(id INTEGER PRIMARY KEY, n INTEGER NOT NULL)");
-            s.executeUpdate("CREATE TABLE log(id INTEGER PRIMARY KEY, counter INTEGER NOT NULL, n INTEGER NOT NULL)");
-            s.executeUpdate("WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k WHERE i < " + ROWS
-                    + ") INSERT INTO counter SELECT i, 0 FROM k");
+        Path file = given != null ? Path.of(given) : Drivers.newDatabaseFile();
+        if (given == null) {
+            try (Connection c = target.connect(file); Statement s = c.createStatement()) {
+                s.executeUpdate("CREATE TABLE counter(id INTEGER PRIMARY KEY, n INTEGER NOT NULL)");
+                s.executeUpdate("CREATE TABLE log(id INTEGER PRIMARY KEY, counter INTEGER NOT NULL, n INTEGER NOT NULL)");
+                s.executeUpdate("WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k WHERE i < " + ROWS
+                        + ") INSERT INTO counter SELECT i, 0 FROM k");
+            }
         }
+        int warmupMillis = (int) Math.min(2000, seconds * 250L);
+        Neighbour neighbour = Neighbour.start(given == null ? other : "none", file, args, warmupMillis, seconds);
         HikariConfig config = new HikariConfig();
         config.setPoolName("contention-" + driver);
         config.setDataSource(new PooledBench.DriverDataSource(target, file));
@@ -134,7 +140,7 @@ public final class Contention {
                     }
                 })));
             }
-            Thread.sleep(Math.min(2000, seconds * 250L)); // warm-up: JIT, pool, page cache
+            Thread.sleep(warmupMillis); // warm-up: JIT, pool, page cache
             measuring.set(true);
             long t0 = System.nanoTime();
             Thread.sleep(seconds * 1000L);
@@ -151,22 +157,25 @@ public final class Contention {
             long[] r = merge(readSamples);
             long[] wp = merge(writePoolWaits);
             long[] rp = merge(readPoolWaits);
+            String neighbourFields = neighbour.stop();
             System.out.printf(Locale.ROOT,
                     "result driver=%s threads=%s writers=%d readers=%d extra=%s commits_per_s=%.0f reads_per_s=%.0f"
                             + " failed_tx=%d failed_pct=%.1f write_p50_ms=%.3f write_p99_ms=%.3f write_max_ms=%.1f"
                             + " read_p50_ms=%.3f read_p99_ms=%.3f read_max_ms=%.1f starved_writers=%d starved_readers=%d"
-                            + " write_pool_p99_ms=%.3f read_pool_p99_ms=%.3f%n",
+                            + " write_pool_p99_ms=%.3f read_pool_p99_ms=%.3f%s%n",
                     driver, virtual ? "virtual" : "platform", writers, readers, extra == null ? "-" : extra,
                     commits.sum() / elapsed, reads.sum() / elapsed, failures.sum(),
                     100.0 * failures.sum() / Math.max(1, failures.sum() + commits.sum()),
                     ms(pct(w, 50)), ms(pct(w, 99)), ms(w.length == 0 ? 0 : w[w.length - 1]),
                     ms(pct(r, 50)), ms(pct(r, 99)), ms(r.length == 0 ? 0 : r[r.length - 1]), starvedWriters,
-                    starvedReaders, ms(pct(wp, 99)), ms(pct(rp, 99)));
+                    starvedReaders, ms(pct(wp, 99)), ms(pct(rp, 99)), neighbourFields);
             synchronized (failureKinds) {
                 failureKinds.stream().distinct().limit(3).forEach(k -> System.out.println("failure: " + k));
             }
         } finally {
-            Drivers.deleteDatabase(file);
+            if (given == null) {
+                Drivers.deleteDatabase(file);
+            }
         }
         System.exit(0);
     }
@@ -318,6 +327,9 @@ public final class Contention {
 
     private Contention() {}
 
+    private static final java.util.Map<String, String> OTHER = java.util.Map.of("jvm", ", a second JVM the same",
+            "shell", ", the sqlite3 shell writing", "litestream", ", Litestream replicating");
+
     /**
      * The medians over runs of the result lines in {@code file}, one markdown row per configuration
      * (driver, threads, extra URL parameters), in the order they first appear.
@@ -335,29 +347,37 @@ public final class Contention {
             }
             String key = f.get("threads") + " threads, " + f.get("writers") + " writers, " + f.get("readers")
                     + " readers | " + (f.get("driver").equals("xerial") ? "the incumbent" : "Panlite")
-                    + (f.get("extra").equals("-") ? ", defaults" : ", " + f.get("extra"));
+                    + (f.get("extra").equals("-") ? ", defaults" : ", " + f.get("extra"))
+                    + (f.getOrDefault("other", "none").equals("none") ? "" : OTHER.get(f.get("other")));
             byConfig.computeIfAbsent(key, k -> new ArrayList<>()).add(f);
         }
         String[] cols = {"commits_per_s", "reads_per_s", "failed_pct", "write_p50_ms", "write_p99_ms", "write_max_ms",
                 "read_p50_ms", "read_p99_ms", "read_max_ms", "write_pool_p99_ms", "read_pool_p99_ms", "starved_writers",
-                "starved_readers"};
+                "starved_readers", "wal_max_mib", "other_commits_per_s", "other_failed_tx", "other_wait_max_ms",
+                "other_failed"};
         System.out.println("| threads | driver, settings | runs | commits/s | reads/s | failed tx | write p50 | write p99"
                 + " | write max | read p50 | read p99 | read max | of which pool wait: write p99 | read p99"
-                + " | writers starved (worst run) | readers starved (worst run) |");
-        System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+                + " | writers starved (worst run) | readers starved (worst run) | WAL max | other process: commits/s"
+                + " | its failed tx | shell's longest wait (worst run) | shell's failed writes |");
+        System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
         for (var e : byConfig.entrySet()) {
             StringBuilder row = new StringBuilder("| " + e.getKey() + " | " + e.getValue().size());
             for (String col : cols) {
                 double[] v = e.getValue().stream().mapToDouble(f -> Double.parseDouble(f.getOrDefault(col, "NaN")))
                         .sorted().toArray();
-                // starvation: the worst run (a median would hide the one run where a class starved)
-                double median = col.startsWith("starved") ? v[v.length - 1]
+                // starvation, the shell's wait and failures: the worst run (a median would hide the one bad run)
+                boolean worst = col.startsWith("starved") || col.equals("other_wait_max_ms") || col.equals("other_failed");
+                double median = worst ? v[v.length - 1]
                         : v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
                 String cell;
-                if (col.endsWith("per_s")) {
+                if (Double.isNaN(median)) {
+                    cell = "–";
+                } else if (col.equals("wal_max_mib")) {
+                    cell = String.format(Locale.ROOT, "%.1f MiB", median);
+                } else if (col.endsWith("per_s")) {
                     cell = median >= 10_000 ? String.format(Locale.ROOT, "%.1fk", median / 1000)
                             : String.format(Locale.ROOT, "%.0f", median);
-                } else if (col.startsWith("starved")) {
+                } else if (col.startsWith("starved") || col.endsWith("failed_tx") || col.equals("other_failed")) {
                     cell = String.format(Locale.ROOT, "%.0f", median);
                 } else if (col.equals("failed_pct")) {
                     cell = String.format(Locale.ROOT, "%.1f%%", median);

@@ -33,6 +33,7 @@ public final class Database {
     private int recentAt;
     private final TxStatements tx;
     private final WriteAccess writeAccess; // the write gate and the Java-side busy wait
+    private final Checkpoints checkpoints; // the WAL hook's autocheckpoint and checkpoint()
     private long db;
     private java.nio.file.Path resourceCopy; // jdbc:sqlite::resource: opens a temporary copy, deleted on close
     private volatile boolean closed;
@@ -54,6 +55,7 @@ public final class Database {
         this.cache = config.stmtCacheSize() > 0 ? new StatementCache(config.stmtCacheSize()) : null;
         this.tx = new TxStatements(this, config.transactionMode().beginSql(), config.cacheTxStatements());
         this.writeAccess = new WriteAccess(this, Sqlite.mainFilename(db), config.busyTimeoutMillis());
+        this.checkpoints = new Checkpoints(writeAccess, config.walAutocheckpoint(), config.walSizeMark());
         Reclaimer.opened();
     }
 
@@ -101,6 +103,7 @@ public final class Database {
         }
         // SQLite never sleeps inside a downcall: busy_timeout is honoured by the Java-side wait (WriteAccess)
         Sqlite.busyTimeout(db, 0);
+        checkpoints.install(scratch, db); // the autocheckpoint, with JFR events (wal_autocheckpoint)
         if (config.loadExtensions() && Sqlite.enableLoadExtension(db, true) != Sqlite.OK) {
             throw ResultCodes.exception(Sqlite.ERROR, "enable_load_extension: this SQLite build cannot load extensions",
                     null, ResultCodes.Phase.EXECUTE);
@@ -839,6 +842,16 @@ public final class Database {
         if (rc != Sqlite.OK) {
             throw error(rc, null, ResultCodes.Phase.EXECUTE);
         }
+    }
+
+    /**
+     * sqlite3_wal_checkpoint_v2 of {@code schema} (null: all) in {@code mode} (0 PASSIVE .. 3 TRUNCATE):
+     * {result code, frames in the WAL, frames checkpointed}. Lock held.
+     */
+    public int[] checkpoint(String schema, int mode) throws SQLException {
+        assert isLockedByMe();
+        checkOpen();
+        return checkpoints.run(this, schema, mode);
     }
 
     /** Installs (non-null) or removes (null) the change hooks of this connection. Lock held. */

@@ -67,10 +67,16 @@ final class WriteAccess {
             return;
         }
         if (gate.tryAcquire() || gate.spinAcquire()) {
-            held = true;
+            hold();
             return;
         }
         waitForGate(sql);
+    }
+
+    /** The gate is this connection's: it waits out a window left for other processes, if one is open. */
+    private void hold() {
+        held = true;
+        gate.entered();
     }
 
     private void waitForGate(String sql) throws SQLException {
@@ -82,7 +88,7 @@ final class WriteAccess {
             while (true) {
                 int state = gate.await(w, wait.gateDeadline());
                 if (state == WriteGate.GRANTED) {
-                    held = true;
+                    hold();
                     return;
                 }
                 if (state == WriteGate.CANCELLED) {
@@ -96,7 +102,7 @@ final class WriteAccess {
                 }
                 if (!wait.hasHandler() || !consult(wait)) {
                     if (gate.abandon(w)) { // handed over at the last moment: take it
-                        held = true;
+                        hold();
                         return;
                     }
                     outcome = wait.hasHandler() ? "refused by the busy handler" : "timed out";

@@ -81,10 +81,12 @@ final class WriteGate {
     private volatile Waiter head; // queue.peekFirst(), for the lock-free tryAcquire; written under the mutex
     private final AtomicBoolean spinner = new AtomicBoolean(); // a thread not queued spins (spinAcquire)
     private final ArrayDeque<Waiter> queue = new ArrayDeque<>();
+    private final GateWindow window; // the pause left for other processes (docs/experiments/040)
 
     private WriteGate(Object key, String file) {
         this.key = key;
         this.file = file;
+        this.window = new GateWindow(file);
     }
 
     /**
@@ -334,8 +336,17 @@ final class WriteGate {
         }
     }
 
+    /**
+     * The new holder of the gate, before it takes SQLite's lock: waits out a window left for other
+     * processes, if one is in progress ({@link GateWindow}).
+     */
+    void entered() {
+        window.afterAcquire();
+    }
+
     /** Hands the gate to a head that spins or is owed it; else frees it and wakes the head. */
     void release() {
+        window.beforeRelease();
         mutex.lock();
         try {
             Waiter first = queue.peekFirst();

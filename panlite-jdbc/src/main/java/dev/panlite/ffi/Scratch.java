@@ -144,6 +144,11 @@ public final class Scratch implements AutoCloseable {
         ChangeHooks.install(arena, callbacks, db, receiver);
     }
 
+    /** Installs the WAL hook on {@code db} (it replaces SQLite's autocheckpoint); false when the library has none. */
+    public boolean installWalHook(long db, WalHook.Receiver receiver) {
+        return WalHook.install(arena, callbacks, db, receiver);
+    }
+
     /** Removes the hooks (their stubs stay allocated until the connection closes). */
     public static void removeHooks(long db) {
         ChangeHooks.remove(db);

@@ -166,6 +166,11 @@ public final class Sqlite {
     private static final MethodHandle ROLLBACK_HOOK = bind("sqlite3_rollback_hook",
             FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS, ADDRESS));
 
+    // --- the WAL: its commit hook and checkpoints (engine/Checkpoints; I/O and locks: never critical)
+    private static final MethodHandle WAL_HOOK = bind("sqlite3_wal_hook", FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS, ADDRESS));
+    private static final MethodHandle WAL_CHECKPOINT_V2 = bind("sqlite3_wal_checkpoint_v2",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, ADDRESS, ADDRESS));
+
     // --- online backup (does I/O and takes locks: never critical)
     private static final MethodHandle BACKUP_INIT = bind("sqlite3_backup_init",
             FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS));
@@ -698,6 +703,53 @@ public final class Sqlite {
             MemorySegment unusedUpdate = (MemorySegment) UPDATE_HOOK.invokeExact(ptr(db), update, MemorySegment.NULL);
             MemorySegment unusedCommit = (MemorySegment) COMMIT_HOOK.invokeExact(ptr(db), commit, MemorySegment.NULL);
             MemorySegment unusedRollback = (MemorySegment) ROLLBACK_HOOK.invokeExact(ptr(db), rollback, MemorySegment.NULL);
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    // ------------------------------------------------------------------ the WAL
+
+    /** Installs (or with NULL removes) the WAL hook of {@code db}; false when the library has no sqlite3_wal_hook. */
+    static boolean setWalHook(long db, MemorySegment hook) {
+        if (WAL_HOOK == null) {
+            return false;
+        }
+        try {
+            MemorySegment unused = (MemorySegment) WAL_HOOK.invokeExact(ptr(db), hook, MemorySegment.NULL);
+            return true;
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    /** Whether the loaded library has sqlite3_wal_checkpoint_v2 (every SQLite since 3.7.6; a fork may lack it). */
+    public static boolean hasWalCheckpoint() {
+        return WAL_CHECKPOINT_V2 != null;
+    }
+
+    /**
+     * sqlite3_wal_checkpoint_v2 on {@code schema} (null: every attached database) in {@code mode}
+     * (0 PASSIVE, 1 FULL, 2 RESTART, 3 TRUNCATE). {@code out} receives the frames in the WAL and the
+     * frames checkpointed (-1, -1 when the database is not in WAL mode). Returns SQLite's code.
+     */
+    public static int walCheckpoint(long db, String schema, int mode, int[] out) {
+        try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+            MemorySegment counts = arena.allocate(JAVA_INT, 2);
+            int rc = walCheckpoint(db, schema == null ? MemorySegment.NULL : arena.allocateFrom(schema), mode, counts);
+            out[0] = counts.getAtIndex(JAVA_INT, 0);
+            out[1] = counts.getAtIndex(JAVA_INT, 1);
+            return rc;
+        }
+    }
+
+    /** The same with the schema as SQLite passed it to a hook, and {@code counts} two ints of native memory. */
+    static int walCheckpoint(long db, MemorySegment schema, int mode, MemorySegment counts) {
+        if (WAL_CHECKPOINT_V2 == null) {
+            throw new UnsupportedOperationException("the loaded SQLite has no sqlite3_wal_checkpoint_v2");
+        }
+        try {
+            return (int) WAL_CHECKPOINT_V2.invokeExact(ptr(db), schema, mode, counts, counts.asSlice(4));
         } catch (Throwable t) {
             throw fail(t);
         }

@@ -851,6 +851,20 @@ public final class JdbcConnection implements PanliteConnection {
     }
 
     @Override
+    public dev.panlite.Checkpoint checkpoint(dev.panlite.CheckpointMode mode) throws SQLException {
+        if (mode == null) {
+            throw Errors.badArgument("checkpoint needs a mode: PASSIVE, FULL, RESTART or TRUNCATE");
+        }
+        lockOpen();
+        try {
+            int[] r = db.checkpoint("main", mode.ordinal());
+            return new dev.panlite.Checkpoint(r[1], r[2], r[0] == 0);
+        } finally {
+            unlock();
+        }
+    }
+
+    @Override
     public void deserialize(String schema, byte[] image) throws SQLException {
         if (image == null) {
             throw Errors.badArgument("deserialize needs the bytes of a database");

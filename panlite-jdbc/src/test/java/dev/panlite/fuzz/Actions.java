@@ -554,6 +554,20 @@ final class Actions {
             }
         });
 
+        // ---------------------------------------------------------------- WAL checkpoints and the WAL hook
+        addConn("wal.checkpoint", 2, (x, c) -> {
+            dev.panlite.CheckpointMode mode = x.chance(10) ? null : x.oneOf(List.of(dev.panlite.CheckpointMode.values()));
+            c.unwrap(PanliteConnection.class).checkpoint(mode);
+        });
+        addConn("wal.pragma", 1, (x, c) -> { // the same by SQL, and SQLite's own autocheckpoint replacing the hook
+            String sql = x.oneOf(List.of("PRAGMA journal_mode = WAL", "PRAGMA wal_autocheckpoint = 1",
+                    "PRAGMA wal_autocheckpoint = 0", "PRAGMA wal_checkpoint(TRUNCATE)", "PRAGMA wal_checkpoint(PASSIVE)"));
+            x.note(sql);
+            try (Statement s = c.createStatement()) {
+                s.execute(sql);
+            }
+        });
+
         // ---------------------------------------------------------------- backup / restore
         addConn("backup.api", 2, (x, c) -> {
             java.nio.file.Path file = java.nio.file.Path.of(x.w.file(2 + x.r.nextInt(2)));

@@ -71,6 +71,7 @@ final class World {
             default -> ":memory:";
         };
         return "jdbc:sqlite:" + target + (r.nextBoolean() ? "?busy_timeout=50" : "?busy_timeout=0&stmt_cache_size=" + r.nextInt(4))
+                + (r.nextBoolean() ? "" : "&wal_autocheckpoint=" + r.nextInt(3) + "&wal_size_mark=" + (1 + r.nextInt(4)))
                 + (r.nextInt(4) == 0 ? "&leak_warning=true" : "");
     }
 

@@ -1,0 +1,104 @@
+package dev.panlite.engine;
+
+import dev.panlite.ffi.Scratch;
+import dev.panlite.ffi.Sqlite;
+import dev.panlite.ffi.WalHook;
+import java.sql.SQLException;
+
+/**
+ * One connection's WAL checkpoints (docs/experiments/040): the autocheckpoint, run by the driver's
+ * WAL hook in place of SQLite's own so that each one is a JFR {@link CheckpointEvent}, the
+ * {@link WalSizeEvent} when a commit leaves the WAL past {@code wal_size_mark}, and the checkpoints
+ * the user asks for ({@code PanliteConnection.checkpoint}).
+ *
+ * <p>The driver itself only ever runs PASSIVE checkpoints, which never wait and never block a
+ * writer or a reader; RESTART and TRUNCATE run only when asked. A PRAGMA wal_autocheckpoint run as
+ * SQL replaces the hook with SQLite's own autocheckpoint: checkpoints then go on without events.
+ */
+final class Checkpoints implements WalHook.Receiver {
+    static final int PASSIVE = 0;
+    static final int FULL = 1;
+    static final int RESTART = 2;
+    static final int TRUNCATE = 3;
+    private static final String[] MODES = {"PASSIVE", "FULL", "RESTART", "TRUNCATE"};
+
+    private final WriteAccess writeAccess;
+    private final int autocheckpoint; // pages; 0: none
+    private final int sizeMark; // pages
+    private boolean pastMark; // the last commit left the WAL past the mark (lock held: hooks run under it)
+
+    Checkpoints(WriteAccess writeAccess, int autocheckpoint, int sizeMark) {
+        this.writeAccess = writeAccess;
+        this.autocheckpoint = autocheckpoint;
+        this.sizeMark = sizeMark;
+    }
+
+    /** Puts the WAL hook on {@code db} (at open, lock held). Without sqlite3_wal_hook SQLite's autocheckpoint stays. */
+    void install(Scratch scratch, long db) {
+        scratch.installWalHook(db, this);
+    }
+
+    static String modeName(int mode) {
+        return mode >= 0 && mode < MODES.length ? MODES[mode] : "mode " + mode;
+    }
+
+    // ------------------------------------------------------------------ the hook (on the committing thread, lock held)
+
+    @Override
+    public boolean committed(int frames) {
+        if (frames >= sizeMark) {
+            if (!pastMark) {
+                pastMark = true;
+                WalSizeEvent.record(writeAccess.file(), frames, sizeMark);
+            }
+        } else {
+            pastMark = false;
+        }
+        return autocheckpoint > 0 && frames >= autocheckpoint;
+    }
+
+    @Override
+    public void checkpointed(String schema, int rc, int walFrames, int checkpointedFrames, long nanos) {
+        CheckpointEvent.record(writeAccess.file(), schema, "PASSIVE", true, rc, walFrames, checkpointedFrames, nanos);
+    }
+
+    // ------------------------------------------------------------------ asked for
+
+    /**
+     * Runs a checkpoint of {@code schema} (null: every attached database) in {@code mode}; returns
+     * {result code (0, or 5 when a reader or another process's writer stopped it short), frames in
+     * the WAL, frames checkpointed}. FULL, RESTART and TRUNCATE need SQLite's write lock, so they
+     * first take the write gate (within busy_timeout); none waits for another process inside SQLite.
+     * Lock held, connection open.
+     */
+    int[] run(Database database, String schema, int mode) throws SQLException {
+        if (mode < PASSIVE || mode > TRUNCATE) {
+            throw new SQLException("Unknown checkpoint mode " + mode + ": PASSIVE, FULL, RESTART or TRUNCATE", "HY024");
+        }
+        if (!Sqlite.hasWalCheckpoint()) {
+            throw new java.sql.SQLFeatureNotSupportedException("checkpoint: the loaded SQLite (" + Sqlite.libversion()
+                    + ") has no sqlite3_wal_checkpoint_v2", "0A000");
+        }
+        String sql = "PRAGMA " + (schema == null ? "" : schema + ".") + "wal_checkpoint(" + MODES[mode] + ")";
+        boolean gated = mode != PASSIVE && !writeAccess.holdsGate();
+        if (gated) {
+            writeAccess.acquire(sql);
+        }
+        try {
+            int[] counts = new int[2];
+            long start = System.nanoTime();
+            int rc = Sqlite.walCheckpoint(database.handle(), schema, mode, counts);
+            long nanos = System.nanoTime() - start;
+            CheckpointEvent.record(writeAccess.file(), schema == null ? "(all)" : schema, MODES[mode], false, rc,
+                    counts[0], counts[1], nanos);
+            if (rc != Sqlite.OK && (rc & 0xff) != Sqlite.BUSY) {
+                throw database.error(rc, sql, ResultCodes.Phase.EXECUTE);
+            }
+            return new int[] {rc, counts[0], counts[1]};
+        } finally {
+            if (gated) {
+                writeAccess.releaseIfNoTransaction();
+            }
+        }
+    }
+}
