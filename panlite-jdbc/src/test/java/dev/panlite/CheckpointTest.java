@@ -121,6 +121,33 @@ class CheckpointTest {
     }
 
     @Test
+    void aCheckpointAReaderStopsShortIsNotRetriedAtEveryCommit() throws Exception {
+        Path jfr = dir.resolve("events.jfr");
+        try (Recording recording = new Recording()) {
+            recording.enable("dev.panlite.Checkpoint");
+            recording.start();
+            try (Connection c = open("wal_autocheckpoint=10"); Connection reader = open("")) {
+                commits(c, 20);
+                reader.setReadOnly(true);
+                reader.setAutoCommit(false);
+                try (var s = reader.createStatement(); var rs = s.executeQuery("SELECT count(*) FROM t")) {
+                    rs.next(); // a snapshot the checkpoints cannot copy past (Litestream holds one like it)
+                }
+                commits(c, 100);
+                reader.commit();
+                recording.stop();
+                recording.dump(jfr);
+                long stoppedShort = RecordingFile.readAllEvents(jfr).stream()
+                        .filter(e -> e.getEventType().getName().equals("dev.panlite.Checkpoint") && e.getBoolean("automatic")
+                                && e.getInt("checkpointedFrames") < e.getInt("walFrames"))
+                        .count();
+                // SQLite's own autocheckpoint tries again at each of the 100 commits; this one every 10 pages
+                assertTrue(stoppedShort >= 2 && stoppedShort <= 25, "checkpoints stopped short: " + stoppedShort);
+            }
+        }
+    }
+
+    @Test
     void checkpointsAndAWalPastItsMarkAreJfrEvents() throws Exception {
         Path jfr = dir.resolve("events.jfr");
         try (Recording recording = new Recording()) {
