@@ -69,7 +69,7 @@ class LitestreamTest {
 
     private Path config(Path db) throws IOException {
         Path config = dir.resolve("litestream.yml");
-        Files.writeString(config, "dbs:\n  - path: " + db + "\n    monitor-interval: " + INTERVAL_MILLIS + "ms\n"
+        Files.writeString(config, "socket:\n  enabled: true\n  path: " + dir.resolve("ls.sock") + "\ndbs:\n  - path: " + db + "\n    monitor-interval: " + INTERVAL_MILLIS + "ms\n"
                 + "    replica:\n      type: file\n      path: " + dir.resolve("replica") + "\n      sync-interval: "
                 + INTERVAL_MILLIS + "ms\n");
         return config;
@@ -103,11 +103,7 @@ class LitestreamTest {
 
     @Test
     void everyCommitAcknowledgedBeforeTheIntervalSurvivesSigkillAndRestore() throws Exception {
-        Path db = dir.resolve("app.db");
-        try (Connection c = new dev.panlite.Driver().connect("jdbc:sqlite:" + db + "?journal_mode=WAL",
-                new java.util.Properties())) {
-            TestDb.exec(c, "CREATE TABLE ack(id INTEGER PRIMARY KEY, at INTEGER NOT NULL)");
-        }
+        Path db = newDatabase();
         Path config = config(db);
         Process replicate = start(List.of(litestream, "replicate", "-config", config.toString()),
                 dir.resolve("litestream.log"));
@@ -186,6 +182,138 @@ class LitestreamTest {
             assertTrue(mustHave > 0, "no commit was acknowledged early enough to be checked");
             assertTrue(max >= mustHave, "restored up to id " + max + ", but id " + mustHave + " was acknowledged "
                     + (killedAt - deadline) + " ms or more before the kill (" + acks.size() + " acknowledged in all)");
+        }
+    }
+
+    private Path newDatabase() throws SQLException {
+        Path db = dir.resolve("app.db");
+        try (Connection c = new dev.panlite.Driver().connect("jdbc:sqlite:" + db + "?journal_mode=WAL",
+                new java.util.Properties())) {
+            TestDb.exec(c, "CREATE TABLE IF NOT EXISTS ack(id INTEGER PRIMARY KEY, at INTEGER NOT NULL)");
+        }
+        return db;
+    }
+
+    /** Waits (on a condition, not a clock) until {@code file} exists while {@code process} runs. */
+    private static void awaitFile(Path file, Process process) {
+        while (!Files.exists(file)) {
+            assertTrue(process.isAlive(), "the process ended before " + file + " appeared");
+            Thread.onSpinWait();
+            Thread.yield();
+        }
+    }
+
+    private static long count(Connection c, String sql) throws SQLException {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    @Test
+    void aCommitThatPassedTheBarrierSurvivesSigkillAndRestore() throws Exception {
+        Path db = newDatabase();
+        Path config = config(db);
+        Process replicate = start(List.of(litestream, "replicate", "-config", config.toString()), dir.resolve("litestream.log"));
+        int commits = 20;
+        try {
+            awaitFile(dir.resolve("ls.sock"), replicate);
+            dev.panlite.LitestreamBarrier barrier = new dev.panlite.LitestreamBarrier(dir.resolve("ls.sock"));
+            try (Connection c = new dev.panlite.Driver().connect("jdbc:sqlite:" + db, new java.util.Properties())) {
+                long start = System.nanoTime();
+                for (int i = 0; i < commits; i++) {
+                    TestDb.exec(c, "INSERT INTO ack(at) VALUES (" + i + ")");
+                    dev.panlite.LitestreamBarrier.Position p = barrier.await(db, java.time.Duration.ofSeconds(30));
+                    assertTrue(p.replicatedTxid() >= p.txid(), p.toString());
+                }
+                // a measurement for docs/experiments/040, not an assertion
+                System.out.printf("LitestreamTest: commit + barrier: %.1f ms each%n", (System.nanoTime() - start) / 1e6 / commits);
+            }
+            replicate.destroyForcibly(); // at once: nothing after the last barrier may be needed
+            assertTrue(replicate.waitFor(30, TimeUnit.SECONDS));
+        } finally {
+            replicate.destroyForcibly();
+        }
+        Path restored = Files.createDirectory(dir.resolve("fresh")).resolve("restored.db");
+        Process restore = new ProcessBuilder(litestream, "restore", "-config", config.toString(), "-o",
+                restored.toString(), db.toString()).redirectErrorStream(true).start();
+        String restoreOut = new String(restore.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, restore.waitFor(), restoreOut);
+        try (Connection c = new dev.panlite.Driver().connect("jdbc:sqlite:" + restored + "?open_mode=1",
+                new java.util.Properties())) {
+            assertEquals(commits, count(c, "SELECT count(*) FROM ack"));
+        }
+    }
+
+    @Test
+    void theBarrierSaysWhenLitestreamDoesNotReplicateTheDatabase() throws Exception {
+        Path db = newDatabase();
+        Path config = config(db);
+        Process replicate = start(List.of(litestream, "replicate", "-config", config.toString()), dir.resolve("litestream.log"));
+        try {
+            awaitFile(dir.resolve("ls.sock"), replicate);
+            dev.panlite.LitestreamBarrier barrier = new dev.panlite.LitestreamBarrier(dir.resolve("ls.sock"));
+            SQLException e = org.junit.jupiter.api.Assertions.assertThrows(SQLException.class,
+                    () -> barrier.await(dir.resolve("other.db"), java.time.Duration.ofSeconds(5)));
+            assertTrue(e.getMessage().contains("404") && e.getMessage().contains("not found"), e.getMessage());
+        } finally {
+            replicate.destroyForcibly();
+            replicate.waitFor(30, TimeUnit.SECONDS);
+        }
+        SQLException gone = org.junit.jupiter.api.Assertions.assertThrows(SQLException.class,
+                () -> new dev.panlite.LitestreamBarrier(dir.resolve("ls.sock")).await(db, java.time.Duration.ofSeconds(5)));
+        assertTrue(gone.getMessage().contains("did not answer"), gone.getMessage());
+    }
+
+    @Test
+    void aReadOnlyConnectionOnAFollowingReplicaSeesNewCommitsAndRefusesWrites() throws Exception {
+        Path db = newDatabase();
+        Path config = config(db);
+        Process replicate = start(List.of(litestream, "replicate", "-config", config.toString()), dir.resolve("litestream.log"));
+        Path replicaDb = dir.resolve("follower").resolve("replica.db");
+        Files.createDirectories(replicaDb.getParent());
+        Process follow = null;
+        try (Connection primary = new dev.panlite.Driver().connect("jdbc:sqlite:" + db, new java.util.Properties())) {
+            TestDb.exec(primary, "INSERT INTO ack(at) VALUES (1)");
+            awaitFile(dir.resolve("ls.sock"), replicate);
+            new dev.panlite.LitestreamBarrier(dir.resolve("ls.sock")).await(db, java.time.Duration.ofSeconds(30));
+            follow = start(List.of(litestream, "restore", "-config", config.toString(), "-f", "-follow-interval", "100ms",
+                    "-o", replicaDb.toString(), db.toString()), dir.resolve("follow.log"));
+            awaitFile(replicaDb, follow);
+            // A connection per look: follow mode writes pages into the file behind SQLite's back (no lock, no WAL),
+            // so a connection kept open serves what it cached (docs/experiments/040, "Read replicas")
+            while (replicaCount(replicaDb) < 1) { // restored in the background: wait until it is readable
+                assertTrue(follow.isAlive(), "litestream restore -f ended: see " + dir.resolve("follow.log"));
+                Thread.yield();
+            }
+            TestDb.exec(primary, "INSERT INTO ack(at) VALUES (2)");
+            new dev.panlite.LitestreamBarrier(dir.resolve("ls.sock")).await(db, java.time.Duration.ofSeconds(30));
+            while (replicaCount(replicaDb) < 2) { // the follower applies the new commit
+                assertTrue(follow.isAlive(), "litestream restore -f ended: see " + dir.resolve("follow.log"));
+                Thread.yield();
+            }
+            try (Connection replica = new dev.panlite.Driver().connect("jdbc:sqlite:" + replicaDb + "?open_mode=1",
+                    new java.util.Properties())) {
+                SQLException write = org.junit.jupiter.api.Assertions.assertThrows(SQLException.class,
+                        () -> TestDb.exec(replica, "INSERT INTO ack(at) VALUES (3)"));
+                assertEquals(8, write.getErrorCode() & 0xff, write.getMessage()); // SQLITE_READONLY
+                assertTrue(write.getMessage().contains("readonly"), write.getMessage());
+            }
+        } finally {
+            replicate.destroyForcibly();
+            if (follow != null) {
+                follow.destroyForcibly();
+            }
+        }
+    }
+
+    /** The rows the replica holds now, through a new read-only connection; -1 while it cannot be read yet (being restored). */
+    private static long replicaCount(Path replicaDb) {
+        try (Connection replica = new dev.panlite.Driver().connect("jdbc:sqlite:" + replicaDb + "?open_mode=1",
+                new java.util.Properties())) {
+            return count(replica, "SELECT count(*) FROM ack");
+        } catch (SQLException notYet) {
+            return -1;
         }
     }
 }
