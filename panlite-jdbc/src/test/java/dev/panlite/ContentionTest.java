@@ -59,13 +59,6 @@ class ContentionTest {
         }
     }
 
-    private static long count(Connection c, String sql) throws SQLException {
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
-            rs.next();
-            return rs.getLong(1);
-        }
-    }
-
     /** A connection holding the write transaction (and so the gate) until committed or rolled back. */
     private Connection writerInTransaction(String v) throws SQLException {
         Connection c = open("");
@@ -112,7 +105,7 @@ class ContentionTest {
                 try (Connection c = open("busy_timeout=60000")) {
                     c.setAutoCommit(false);
                     for (int k = 0; k < each; k++) {
-                        long seen = count(c, "SELECT c FROM n WHERE k = 1"); // read first ...
+                        long seen = TestDb.queryLong(c, "SELECT c FROM n WHERE k = 1"); // read first ...
                         try (PreparedStatement up = c.prepareStatement("UPDATE n SET c = ? WHERE k = 1")) {
                             up.setLong(1, seen + 1); // ... then write what was read: lost updates would show
                             up.executeUpdate();
@@ -130,8 +123,8 @@ class ContentionTest {
         }
         assertTrue(failures.isEmpty(), () -> "failed: " + failures);
         try (Connection c = open("")) {
-            assertEquals(threads * each, count(c, "SELECT c FROM n WHERE k = 1"), "no update was lost");
-            assertEquals(threads * each, count(c, "SELECT count(*) FROM t"));
+            assertEquals(threads * each, TestDb.queryLong(c, "SELECT c FROM n WHERE k = 1"), "no update was lost");
+            assertEquals(threads * each, TestDb.queryLong(c, "SELECT count(*) FROM t"));
         }
     }
 
@@ -140,10 +133,10 @@ class ContentionTest {
         try (Connection writer = writerInTransaction("w");
                 Connection reader = open("busy_timeout=0");
                 Connection readOnly = open("busy_timeout=0")) {
-            assertEquals(0, count(reader, "SELECT count(*) FROM t"), "auto-commit query while the gate is held");
+            assertEquals(0, TestDb.queryLong(reader, "SELECT count(*) FROM t"), "auto-commit query while the gate is held");
             readOnly.setReadOnly(true);
             readOnly.setAutoCommit(false); // a read-only transaction begins deferred and never takes the gate
-            assertEquals(0, count(readOnly, "SELECT count(*) FROM t"));
+            assertEquals(0, TestDb.queryLong(readOnly, "SELECT count(*) FROM t"));
             readOnly.commit();
             writer.commit();
         }
@@ -366,7 +359,7 @@ class ContentionTest {
     void aStaleSnapshotAsksToRetryTheTransaction() throws SQLException {
         try (Connection deferred = open("transaction_mode=DEFERRED&busy_timeout=600000"); Connection other = open("")) {
             deferred.setAutoCommit(false);
-            count(deferred, "SELECT count(*) FROM t"); // the transaction's snapshot
+            TestDb.queryLong(deferred, "SELECT count(*) FROM t"); // the transaction's snapshot
             insert(other, "newer"); // commits after it
             SQLTransactionRollbackException e = assertThrows(SQLTransactionRollbackException.class,
                     () -> insert(deferred, "stale"));
@@ -383,7 +376,7 @@ class ContentionTest {
         try (Connection deferred = open("transaction_mode=DEFERRED&busy_timeout=600000");
                 Connection holder = writerInTransaction("h")) {
             deferred.setAutoCommit(false);
-            count(deferred, "SELECT count(*) FROM t");
+            TestDb.queryLong(deferred, "SELECT count(*) FROM t");
             SQLException e = assertThrows(SQLException.class, () -> insert(deferred, "upgrade"));
             assertEquals(5, e.getErrorCode());
             assertTrue(e.getMessage().contains("transaction_mode=IMMEDIATE"), e.getMessage());
@@ -446,7 +439,7 @@ class ContentionTest {
             insert(c, "parent"); // SQLITE_BUSY until the child commits, then succeeds
             assertTrue(asked.get() >= 1, "the write did wait");
             awaitLine(out, "committed");
-            assertEquals(2, count(c, "SELECT count(*) FROM t WHERE v IN ('child', 'parent')"));
+            assertEquals(2, TestDb.queryLong(c, "SELECT count(*) FROM t WHERE v IN ('child', 'parent')"));
             assertTrue(child.waitFor(60, TimeUnit.SECONDS));
             assertEquals(0, child.exitValue());
         } finally {
@@ -468,7 +461,7 @@ class ContentionTest {
         assertEquals(0, p.exitValue(), () -> "child JVM failed:\n" + out);
         assertTrue(out.lines().anyMatch("done"::equals), () -> "child JVM did not finish its work:\n" + out);
         try (Connection c = open("")) {
-            assertEquals(9, count(c, "SELECT count(*) FROM t"));
+            assertEquals(9, TestDb.queryLong(c, "SELECT count(*) FROM t"));
         }
     }
 

@@ -1,7 +1,11 @@
 package dev.panlite;
 
 import java.nio.file.Path;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Properties;
@@ -31,6 +35,26 @@ public final class TestDb {
             for (String each : sql) {
                 s.execute(each);
             }
+        }
+    }
+
+    /** The first column of the one row {@code sql} returns, as a long; fails on no row or on a second. */
+    public static long queryLong(Connection c, String sql) throws SQLException {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            assertTrue(rs.next(), () -> "no row from " + sql);
+            long value = rs.getLong(1);
+            assertFalse(rs.next(), () -> "more than one row from " + sql);
+            return value;
+        }
+    }
+
+    /** The first column of the one row {@code sql} returns, as a String; fails on no row or on a second. */
+    public static String queryString(Connection c, String sql) throws SQLException {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            assertTrue(rs.next(), () -> "no row from " + sql);
+            String value = rs.getString(1);
+            assertFalse(rs.next(), () -> "more than one row from " + sql);
+            return value;
         }
     }
 }

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.panlite.PanliteConnection;
+import dev.panlite.TestDb;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -44,13 +45,6 @@ class HikariTest {
             for (String each : sql) {
                 s.execute(each);
             }
-        }
-    }
-
-    static long one(Connection c, String sql) throws SQLException {
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
-            assertTrue(rs.next(), sql);
-            return rs.getLong(1);
         }
     }
 
@@ -97,8 +91,8 @@ class HikariTest {
             assertTrue(errors.isEmpty(), () -> "worker failed: " + errors.peek());
             assertTrue(committed.get() > 0 && reads.get() > 0);
             try (Connection c = pool.getConnection()) {
-                assertEquals(committed.get(), one(c, "SELECT n FROM counter WHERE id = 1"));
-                assertEquals(committed.get(), one(c, "SELECT count(*) FROM log"));
+                assertEquals(committed.get(), TestDb.queryLong(c, "SELECT n FROM counter WHERE id = 1"));
+                assertEquals(committed.get(), TestDb.queryLong(c, "SELECT count(*) FROM log"));
             }
             assertEquals(0, pool.getHikariPoolMXBean().getActiveConnections());
         }
@@ -128,8 +122,8 @@ class HikariTest {
         try (Connection c = pool.getConnection()) {
             c.setAutoCommit(false);
             c.setReadOnly(true);
-            long n = one(c, "SELECT n FROM counter WHERE id = 1");
-            long logged = one(c, "SELECT count(*) FROM log");
+            long n = TestDb.queryLong(c, "SELECT n FROM counter WHERE id = 1");
+            long logged = TestDb.queryLong(c, "SELECT count(*) FROM log");
             assertEquals(n, logged, "one read transaction sees one snapshot");
             c.commit();
         }
@@ -156,16 +150,16 @@ class HikariTest {
                 assertFalse(c.isReadOnly());
                 assertEquals(Connection.TRANSACTION_SERIALIZABLE, c.getTransactionIsolation());
                 exec(c, "INSERT INTO t VALUES (2)"); // writable again
-                assertEquals(2, one(c, "SELECT count(*) FROM t"));
-                assertEquals(0, one(c, "PRAGMA read_uncommitted"));
-                assertEquals(0, one(c, "PRAGMA query_only"));
+                assertEquals(2, TestDb.queryLong(c, "SELECT count(*) FROM t"));
+                assertEquals(0, TestDb.queryLong(c, "PRAGMA read_uncommitted"));
+                assertEquals(0, TestDb.queryLong(c, "PRAGMA query_only"));
             }
             try (Connection c = pool.getConnection()) {
                 c.setAutoCommit(false);
                 exec(c, "INSERT INTO t VALUES (3)"); // never committed: Hikari rolls it back on return
             }
             try (Connection c = pool.getConnection()) {
-                assertEquals(2, one(c, "SELECT count(*) FROM t"));
+                assertEquals(2, TestDb.queryLong(c, "SELECT count(*) FROM t"));
             }
         }
     }
@@ -200,7 +194,7 @@ class HikariTest {
             try (Connection fresh = pool.getConnection()) {
                 assertNotSame(dead, fresh.unwrap(PanliteConnection.class));
                 assertTrue(fresh.isValid(1));
-                assertEquals(1, one(fresh, "SELECT 1"));
+                assertEquals(1, TestDb.queryLong(fresh, "SELECT 1"));
             }
             assertEquals(1, pool.getHikariPoolMXBean().getTotalConnections());
         }
@@ -221,7 +215,7 @@ class HikariTest {
             }
             try (Connection fresh = pool.getConnection()) {
                 assertNotSame(dead, fresh.unwrap(PanliteConnection.class));
-                assertEquals(1, one(fresh, "SELECT 1"));
+                assertEquals(1, TestDb.queryLong(fresh, "SELECT 1"));
             }
         }
     }
@@ -238,7 +232,7 @@ class HikariTest {
             try (HikariDataSource readers = new HikariDataSource(config)) {
                 try (Connection c = readers.getConnection()) {
                     assertTrue(c.isReadOnly());
-                    assertEquals(1, one(c, "SELECT count(*) FROM t"));
+                    assertEquals(1, TestDb.queryLong(c, "SELECT count(*) FROM t"));
                     SQLException e = assertThrows(SQLException.class, () -> exec(c, "INSERT INTO t VALUES (2)"));
                     assertEquals(8, e.getErrorCode(), "SQLITE_READONLY: " + e);
                     c.setReadOnly(false); // the borrower may change it; the pool puts it back
@@ -251,7 +245,7 @@ class HikariTest {
                     exec(c, "INSERT INTO t VALUES (3)"); // the writer pool is not affected
                 }
                 try (Connection c = readers.getConnection()) {
-                    assertEquals(2, one(c, "SELECT count(*) FROM t"));
+                    assertEquals(2, TestDb.queryLong(c, "SELECT count(*) FROM t"));
                 }
             }
             // The file itself opened read-only (open_mode=1, SQLITE_OPEN_READONLY) behind a read-only pool.
@@ -261,7 +255,7 @@ class HikariTest {
             try (HikariDataSource readers = new HikariDataSource(fileReadOnly);
                  Connection c = readers.getConnection()) {
                 assertTrue(c.isReadOnly());
-                assertEquals(2, one(c, "SELECT count(*) FROM t"));
+                assertEquals(2, TestDb.queryLong(c, "SELECT count(*) FROM t"));
                 assertThrows(SQLException.class, () -> exec(c, "INSERT INTO t VALUES (4)"));
             }
         }
@@ -311,7 +305,7 @@ class HikariTest {
                 assertEquals("wal", rs.getString(1));
             }
             assertEquals(10000, c.unwrap(PanliteConnection.class).config().busyTimeoutMillis());
-            assertEquals(1, one(c, "PRAGMA foreign_keys"));
+            assertEquals(1, TestDb.queryLong(c, "PRAGMA foreign_keys"));
         }
     }
 }
