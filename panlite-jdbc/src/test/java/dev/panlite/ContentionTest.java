@@ -389,22 +389,15 @@ class ContentionTest {
 
     /** A child JVM ({@link ContentionChild}) holds the write lock until told to commit. */
     private Process lockingChild() throws Exception {
-        String java = ProcessHandle.current().info().command().orElseThrow(() -> new AssertionError("no java command"));
-        List<String> command = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED"));
-        String helper = System.getProperty("panlite.helper");
-        if (helper != null) {
-            command.add("-Dpanlite.helper=" + helper);
-        }
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), ContentionChild.class.getName(),
-                dir.resolve("test.db").toString()));
-        return new ProcessBuilder(command).redirectErrorStream(true).start();
+        return ChildJvm.of(ContentionChild.class).args(dir.resolve("test.db").toString()).start();
     }
 
-    private static void awaitLine(BufferedReader out, String expected) throws Exception {
+    /** Reads the child's lines up to {@code expected}; the lines before it. */
+    private static String awaitLine(BufferedReader out, String expected) throws Exception {
         StringBuilder seen = new StringBuilder();
         for (String line = out.readLine(); line != null; line = out.readLine()) {
             if (line.equals(expected)) {
-                return;
+                return seen.toString();
             }
             seen.append(line).append('\n');
         }
@@ -417,7 +410,7 @@ class ContentionTest {
         try (BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
                 OutputStream in = child.getOutputStream();
                 Connection c = open("busy_timeout=600000")) {
-            awaitLine(out, "locked");
+            new ChildJvm.Output(0, awaitLine(out, "locked")).assertSameEngine();
             // the child holds SQLite's write lock; this JVM's gate is free, so SQLite says BUSY and Java retries
             try (Connection quick = open("busy_timeout=50")) {
                 SQLException e = assertThrows(SQLException.class, () -> insert(quick, "quick"));
@@ -449,16 +442,12 @@ class ContentionTest {
 
     @Test
     void virtualThreadsWaitingForTheGateDoNotStallTheOneHoldingIt() throws Exception {
-        String java = ProcessHandle.current().info().command().orElseThrow(() -> new AssertionError("no java command"));
-        List<String> command = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED",
-                // one carrier: a waiter that pinned it would stall every other virtual thread
-                "-Djdk.virtualThreadScheduler.parallelism=1", "-Djdk.virtualThreadScheduler.maxPoolSize=1"));
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"),
-                dev.panlite.engine.VirtualThreadsChild.class.getName(), dir.resolve("test.db").toString()));
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "child JVM did not finish");
-        assertEquals(0, p.exitValue(), () -> "child JVM failed:\n" + out);
+        // one carrier: a waiter that pinned it would stall every other virtual thread
+        String out = ChildJvm.of(dev.panlite.engine.VirtualThreadsChild.class)
+                .property("jdk.virtualThreadScheduler.parallelism", "1")
+                .property("jdk.virtualThreadScheduler.maxPoolSize", "1")
+                .args(dir.resolve("test.db").toString())
+                .run().assertSameEngine().text();
         assertTrue(out.lines().anyMatch("done"::equals), () -> "child JVM did not finish its work:\n" + out);
         try (Connection c = open("")) {
             assertEquals(9, TestDb.queryLong(c, "SELECT count(*) FROM t"));

@@ -310,20 +310,11 @@ class TimeoutTest {
 
     /** Runs {@link TimeoutThreadsChild} in a fresh JVM; the names of the threads that appeared. */
     private static List<String> threadsInChild(boolean timed) throws Exception {
-        String java = ProcessHandle.current().info().command().orElseThrow(() -> new AssertionError("no java command"));
-        List<String> command = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED"));
-        String helper = System.getProperty("panlite.helper");
-        if (helper != null) {
-            command.add("-Dpanlite.helper=" + helper);
-        }
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), TimeoutThreadsChild.class.getName()));
+        ChildJvm child = ChildJvm.of(TimeoutThreadsChild.class);
         if (timed) {
-            command.add("timed");
+            child.args("timed");
         }
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "child JVM did not finish");
-        assertEquals(0, p.exitValue(), () -> "child JVM failed:\n" + out);
+        String out = child.run().assertSameEngine().text();
         assertTrue(out.lines().anyMatch("done"::equals), () -> "child JVM did not finish its work:\n" + out);
         return out.lines().filter(l -> l.startsWith("thread=")).map(l -> l.substring("thread=".length())).toList();
     }

@@ -70,7 +70,7 @@ public final class MisuseFuzzChild {
         out.println("fuzz seed=" + seed + " seconds=" + seconds + " threads=" + threads + " sqlite=" + sqlite
                 + " actions=" + table.size()
                 + (skip.size() > 1 || !skip.get(0).isEmpty() ? " skip=" + skip : ""));
-        out.flush();
+        dev.panlite.ChildJvm.reportEngine(out);
 
         long end = System.nanoTime() + (long) (seconds * 1e9);
         // one slot per worker, and the last for the main thread's final close
