@@ -120,4 +120,28 @@ public final class SqlText {
             default -> true;
         };
     }
+
+    /** True when anything but whitespace, semicolons and comments follows {@code from} in UTF-8 SQL. */
+    public static boolean hasMoreSql(byte[] sql, int from) {
+        int i = from;
+        while (i < sql.length) {
+            byte b = sql[i];
+            if (b == ' ' || b == '\t' || b == '\n' || b == '\r' || b == '\f' || b == ';') {
+                i++;
+            } else if (b == '-' && i + 1 < sql.length && sql[i + 1] == '-') {
+                while (i < sql.length && sql[i] != '\n') {
+                    i++;
+                }
+            } else if (b == '/' && i + 1 < sql.length && sql[i + 1] == '*') {
+                int end = i + 2;
+                while (end + 1 < sql.length && !(sql[end] == '*' && sql[end + 1] == '/')) {
+                    end++;
+                }
+                i = end + 2;
+            } else {
+                return true;
+            }
+        }
+        return false;
+    }
 }

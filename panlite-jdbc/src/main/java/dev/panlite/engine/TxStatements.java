@@ -26,7 +26,7 @@ final class TxStatements {
 
     void begin() throws SQLException {
         if (!cached) {
-            db.execute(beginSql);
+            db.text().execute(beginSql);
             return;
         }
         if (begin == null) {
@@ -38,7 +38,7 @@ final class TxStatements {
     /** Plain (deferred) BEGIN, for read-only connections whatever the transaction mode. */
     void beginReadOnly() throws SQLException {
         if (!cached) {
-            db.execute("BEGIN");
+            db.text().execute("BEGIN");
             return;
         }
         if (beginReadOnly == null) {
@@ -49,7 +49,7 @@ final class TxStatements {
 
     void commit() throws SQLException {
         if (!cached) {
-            db.execute("COMMIT");
+            db.text().execute("COMMIT");
             return;
         }
         if (commit == null) {
@@ -61,7 +61,7 @@ final class TxStatements {
 
     void rollback() throws SQLException {
         if (!cached) {
-            db.execute("ROLLBACK");
+            db.text().execute("ROLLBACK");
             return;
         }
         if (rollback == null) {

@@ -81,13 +81,13 @@ public final class JdbcPreparedStatement extends JdbcStatement implements Prepar
         stmt.reset();
         check(stmt.flushBindings());
         updateCount = -1;
-        db.beforeExecute();
+        db.transactions().beforeExecute();
         int rc;
         ScheduledFuture<?> timer = armTimeout();
         try {
             rc = stmt.step();
         } finally {
-            db.disarm(timer);
+            db.interrupts().disarm(timer);
         }
         if (rc != Sqlite.ROW && rc != Sqlite.DONE) {
             throw failed(rc);
@@ -117,7 +117,7 @@ public final class JdbcPreparedStatement extends JdbcStatement implements Prepar
             closeResult();
             stmt.reset();
             check(stmt.flushBindings());
-            db.beforeExecute();
+            db.transactions().beforeExecute();
             clearKeys();
             long count = runToCompletion();
             if (count > 0 && (keyLabel != null || autoKeys) && stmt.insertsRows()) {
@@ -138,7 +138,7 @@ public final class JdbcPreparedStatement extends JdbcStatement implements Prepar
                 rc = stmt.step();
             } while (rc == Sqlite.ROW);
         } finally {
-            db.disarm(timer);
+            db.interrupts().disarm(timer);
         }
         if (rc != Sqlite.DONE) {
             throw failed(rc);
@@ -190,7 +190,7 @@ public final class JdbcPreparedStatement extends JdbcStatement implements Prepar
             }
             closeResult();
             stmt.reset();
-            db.beforeExecute();
+            db.transactions().beforeExecute();
             BatchRows batch = stmt.batch();
             int n = batch.size();
             long[] counts = new long[n];
