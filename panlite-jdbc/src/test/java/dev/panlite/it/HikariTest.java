@@ -186,11 +186,10 @@ class HikariTest {
             Connection c = pool.getConnection();
             dead = c.unwrap(PanliteConnection.class);
             dead.close(); // the physical connection dies behind the pool's back
-            try {
-                c.close();
-            } catch (SQLException expected) {
-                // HikariCP's reset on return (clearWarnings) meets the closed connection
-            }
+            // HikariCP's reset on return (clearWarnings) meets the closed connection and passes its error on;
+            // the 08 SQLState (a connection exception) makes HikariCP evict the connection meanwhile
+            SQLException e = assertThrows(java.sql.SQLNonTransientConnectionException.class, c::close);
+            assertEquals("08003", e.getSQLState(), e::toString);
             try (Connection fresh = pool.getConnection()) {
                 assertNotSame(dead, fresh.unwrap(PanliteConnection.class));
                 assertTrue(fresh.isValid(1));
