@@ -105,15 +105,23 @@ public final class ChildJvm {
 
     /** Runs the child to its end (a minute at most) with no input; fails unless it exits with 0. */
     public Output run() throws IOException, InterruptedException {
-        Process p = start();
+        return finish(start(), String.join(" ", command()));
+    }
+
+    /** Waits for a started child to end (a minute at most), reading all it prints; fails unless it exits with 0. */
+    public static Output finish(Process p) throws IOException, InterruptedException {
+        return finish(p, p.info().commandLine().orElse("(the command line is not known)"));
+    }
+
+    private static Output finish(Process p, String command) throws IOException, InterruptedException {
         p.getOutputStream().close();
         String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         if (!p.waitFor(60, TimeUnit.SECONDS)) {
             p.destroyForcibly();
-            throw new AssertionError("child JVM did not finish:\n" + command() + "\n" + text);
+            throw new AssertionError("child JVM did not finish:\n" + command + "\n" + text);
         }
         Output out = new Output(p.exitValue(), text);
-        assertEquals(0, out.exit(), () -> "child JVM failed:\n" + command() + "\n" + text);
+        assertEquals(0, out.exit(), () -> "child JVM failed:\n" + command + "\n" + text);
         return out;
     }
 
