@@ -97,11 +97,10 @@ class ContentionTest {
     void readThenWriteTransactionsFromManyThreadsAllCommit() throws Exception {
         int threads = 12;
         int each = 40;
-        List<Throwable> failures = new CopyOnWriteArrayList<>();
-        List<Thread> started = new ArrayList<>();
+        TestThreads started = new TestThreads();
         for (int i = 0; i < threads; i++) {
             int id = i;
-            started.add(Thread.ofPlatform().start(() -> {
+            started.start("writer-" + i, () -> {
                 try (Connection c = open("busy_timeout=60000")) {
                     c.setAutoCommit(false);
                     for (int k = 0; k < each; k++) {
@@ -113,15 +112,10 @@ class ContentionTest {
                         insert(c, id + "-" + k);
                         c.commit();
                     }
-                } catch (Throwable t) {
-                    failures.add(t);
                 }
-            }));
+            });
         }
-        for (Thread t : started) {
-            t.join();
-        }
-        assertTrue(failures.isEmpty(), () -> "failed: " + failures);
+        started.join();
         try (Connection c = open("")) {
             assertEquals(threads * each, TestDb.queryLong(c, "SELECT c FROM n WHERE k = 1"), "no update was lost");
             assertEquals(threads * each, TestDb.queryLong(c, "SELECT count(*) FROM t"));
@@ -147,8 +141,7 @@ class ContentionTest {
     @Test
     void queuedWritersAreServedInArrivalOrder() throws Exception {
         List<Connection> writers = new ArrayList<>();
-        List<Thread> threads = new ArrayList<>();
-        List<Throwable> failures = new CopyOnWriteArrayList<>();
+        TestThreads threads = new TestThreads();
         try (Connection holder = writerInTransaction("holder")) {
             for (int i = 0; i < 6; i++) {
                 Connection w = open("busy_timeout=60000");
@@ -156,25 +149,16 @@ class ContentionTest {
                 CountDownLatch waiting = new CountDownLatch(1);
                 w.unwrap(PanliteConnection.class).setBusyHandler(signalling(waiting));
                 String v = "w" + i;
-                threads.add(Thread.ofVirtual().start(() -> {
-                    try {
-                        insert(w, v);
-                    } catch (Throwable t) {
-                        failures.add(t);
-                    }
-                }));
+                threads.startVirtual("writer-" + i, () -> insert(w, v));
                 waiting.await(); // writer i queues before writer i+1 starts
             }
             holder.commit();
-            for (Thread t : threads) {
-                t.join();
-            }
+            threads.join();
         } finally {
             for (Connection w : writers) {
                 w.close();
             }
         }
-        assertTrue(failures.isEmpty(), () -> "failed: " + failures);
         List<String> order = new ArrayList<>();
         try (Connection c = open(""); Statement s = c.createStatement();
                 ResultSet rs = s.executeQuery("SELECT v FROM t WHERE v LIKE 'w%' ORDER BY id")) {

@@ -11,6 +11,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.panlite.PanliteConnection;
 import dev.panlite.TestDb;
+import dev.panlite.TestThreads;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -19,8 +20,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Queue;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -63,32 +62,23 @@ class HikariTest {
             }
             AtomicLong committed = new AtomicLong();
             AtomicLong reads = new AtomicLong();
-            Queue<Throwable> errors = new ConcurrentLinkedQueue<>();
             long deadline = System.nanoTime() + 2_000_000_000L;
-            List<Thread> threads = new ArrayList<>();
+            TestThreads threads = new TestThreads();
             for (int t = 0; t < 8; t++) {
                 int thread = t;
-                threads.add(Thread.ofPlatform().start(() -> {
-                    try {
-                        while (System.nanoTime() < deadline) {
-                            if (thread % 2 == 0) {
-                                increment(pool, thread);
-                                committed.incrementAndGet();
-                            } else {
-                                checkConsistentRead(pool);
-                                reads.incrementAndGet();
-                            }
+                threads.start("worker-" + t, () -> {
+                    while (System.nanoTime() < deadline) {
+                        if (thread % 2 == 0) {
+                            increment(pool, thread);
+                            committed.incrementAndGet();
+                        } else {
+                            checkConsistentRead(pool);
+                            reads.incrementAndGet();
                         }
-                    } catch (Throwable e) {
-                        errors.add(e);
                     }
-                }));
+                });
             }
-            for (Thread t : threads) {
-                t.join(120_000);
-                assertFalse(t.isAlive(), "a worker is stuck");
-            }
-            assertTrue(errors.isEmpty(), () -> "worker failed: " + errors.peek());
+            threads.join();
             assertTrue(committed.get() > 0 && reads.get() > 0);
             try (Connection c = pool.getConnection()) {
                 assertEquals(committed.get(), TestDb.queryLong(c, "SELECT n FROM counter WHERE id = 1"));
