@@ -48,6 +48,9 @@ public final class Config {
     /** Query parameters of a URI filename that SQLite itself interprets (sqlite.org/uri.html). */
     private static final List<String> SQLITE_URI_PARAMS =
             List.of("vfs", "mode", "cache", "psow", "nolock", "immutable", "modeof");
+    /** The key in a URL's query string, for {@link #url()}. */
+    private static final java.util.regex.Pattern PASSWORD_IN_URL =
+            java.util.regex.Pattern.compile("(?i)([?&;]password=)[^&;]*");
     /** Sent by DriverManager and connection pools; SQLite has no users (password is a Setting: the key). */
     private static final Set<String> IGNORED_KEYS = Set.of("user");
     /** For error messages: every key, the limits folded into one group to keep it short. */
@@ -79,7 +82,7 @@ public final class Config {
 
 
     private Config(String url, String filename, Map<Setting, String> given) throws SQLException {
-        this.url = url;
+        this.url = PASSWORD_IN_URL.matcher(url).replaceAll("$1***"); // getURL() and logs never show the key
         this.filename = filename;
         this.given = given;
 
@@ -208,7 +211,7 @@ public final class Config {
                     // keep the default: this method only informs
                 }
             }
-            DriverPropertyInfo d = new DriverPropertyInfo(s.key(), value);
+            DriverPropertyInfo d = new DriverPropertyInfo(s.key(), s == Setting.PASSWORD && value != null ? "***" : value);
             d.description = s.description();
             d.choices = s.choices();
             d.required = false;
@@ -360,7 +363,7 @@ public final class Config {
         return "\"" + (value.length() > 80 ? value.substring(0, 80) + "..." : value) + "\"";
     }
 
-    /** The URL as given to {@link #parse}. */
+    /** The URL as given to {@link #parse}, a password in it shown as {@code ***}. */
     public String url() {
         return url;
     }

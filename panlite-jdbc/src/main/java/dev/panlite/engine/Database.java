@@ -231,6 +231,14 @@ public final class Database {
         }
     }
 
+    /**
+     * Whether a callback that cannot report errors to SQLite (a collation) failed during the last
+     * step: the step then counts as failed, whatever SQLite returned. Lock held.
+     */
+    boolean callbackFailed() {
+        return scratch.callbacks().failed();
+    }
+
     /** For assertions: native calls on this connection need its lock. */
     public boolean isLockedByMe() {
         return lock.isHeldByCurrentThread();
@@ -291,6 +299,10 @@ public final class Database {
         SQLException pending = writeAccess.takePending(); // the write path's own failure behind rc
         if (pending != null) {
             return pending;
+        }
+        Throwable callbackFailure = scratch.callbacks().takeFailure();
+        if (callbackFailure != null) { // a collation threw: it could only interrupt the statement
+            return ResultCodes.callbackFailed(callbackFailure, sql);
         }
         int extended = Sqlite.extendedErrcode(db);
         String message;

@@ -53,6 +53,12 @@ public final class TextExecution {
                 if ((rc & 0xff) == Sqlite.BUSY && scratch.tailOffset() >= 0) {
                     rc = retryBusy(rc, sqlText, utf8, at, stopAtWrites);
                 }
+                if (database.callbackFailed()) { // a collation threw inside the text: fail with its Throwable
+                    if (scratch.preparedStmt() != 0) {
+                        Sqlite.finalizeStmt(scratch.preparedStmt());
+                    }
+                    throw database.error(Sqlite.ERROR, sqlText, ResultCodes.Phase.EXECUTE);
+                }
                 if (rc == Fused.STOPPED_AT_WRITE) {
                     at = scratch.tailOffset();
                     Executed write = runWrite(scratch.preparedStmt(), utf8, at);

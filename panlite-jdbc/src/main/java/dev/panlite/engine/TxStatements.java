@@ -4,7 +4,7 @@ import dev.panlite.ffi.Sqlite;
 import java.sql.SQLException;
 
 /**
- * BEGIN {@literal <mode>}, COMMIT and ROLLBACK for one connection (seed 002). With caching on they
+ * BEGIN {@literal <mode>}, COMMIT and ROLLBACK for one connection (docs/experiments/003-cached-transaction-statements.md). With caching on they
  * are prepared once (SQLITE_PREPARE_PERSISTENT) outside the user statement cache and run as
  * step + reset; with it off every call prepares, steps and finalizes the text afresh, which is
  * what the benchmarks compare against.

@@ -872,7 +872,7 @@ public final class Sqlite {
         }
     }
 
-    // ================================================================== issue 13 (compat): serialize,
+    // ================================================================== serialize,
     // backup progress, incremental blob I/O. Kept in one block: other work adds bindings above.
     // None is critical: serialize, deserialize, backup and blob calls do I/O or take locks.
 
@@ -1000,7 +1000,7 @@ public final class Sqlite {
         }
     }
 
-    // --- issue 13: window functions and the progress handler (registration; the callbacks are upcalls)
+    // --- window functions and the progress handler (registration; the callbacks are upcalls)
     private static final MethodHandle CREATE_WINDOW_FUNCTION = bind("sqlite3_create_window_function",
             FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS,
                     ADDRESS, ADDRESS));

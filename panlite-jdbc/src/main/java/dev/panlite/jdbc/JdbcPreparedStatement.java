@@ -3,7 +3,6 @@ package dev.panlite.jdbc;
 import dev.panlite.engine.BatchRows;
 import dev.panlite.engine.Bindings;
 import dev.panlite.engine.ResultCodes;
-import dev.panlite.engine.SqlText;
 import dev.panlite.engine.Stmt;
 import dev.panlite.ffi.Sqlite;
 import java.io.IOException;
@@ -111,7 +110,7 @@ public final class JdbcPreparedStatement extends JdbcStatement implements Prepar
     public long executeLargeUpdate() throws SQLException {
         lockOpen();
         try {
-            if (stmt.columnCount() > 0 && SqlText.isQuery(stmt.sql())) {
+            if (stmt.isQuery()) {
                 throw Errors.badState("executeUpdate cannot run a query (use executeQuery): " + stmt.sql());
             }
             closeResult();
@@ -185,7 +184,7 @@ public final class JdbcPreparedStatement extends JdbcStatement implements Prepar
     public long[] executeLargeBatch() throws SQLException {
         lockOpen();
         try {
-            if (stmt.columnCount() > 0 && SqlText.isQuery(stmt.sql())) {
+            if (stmt.isQuery()) {
                 throw batchFailure(Errors.badState("A query cannot run in a batch: " + stmt.sql()), new long[0]);
             }
             closeResult();

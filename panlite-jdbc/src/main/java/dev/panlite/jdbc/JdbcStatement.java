@@ -134,6 +134,8 @@ public class JdbcStatement implements Statement {
     // ------------------------------------------------------------------ execution
 
     /** Runs {@code sql} from the start; true when its first result is a result set. Lock held. */
+    private boolean resultIsQuery; // the current result set comes from a query (not RETURNING, PRAGMA, EXPLAIN)
+
     private boolean run(String sql, String keyLabel) throws SQLException {
         if (sql == null) {
             throw Errors.badArgument("SQL is null");
@@ -162,6 +164,7 @@ public class JdbcStatement implements Statement {
             db.interrupts().disarm(timer);
         }
         if (executed.query() != null) {
+            resultIsQuery = executed.query().isQuery();
             result = new StmtResultSet(this, executed.query(), executed.firstStep(), true, maxRows);
             if (SqlText.hasMoreSql(utf8, executed.tailOffset())) {
                 pendingSql = sql;
@@ -216,7 +219,7 @@ public class JdbcStatement implements Statement {
             long before = db.totalChanges();
             if (run(sql, keyLabel)) {
                 AbstractResultSet rows = result;
-                if (SqlText.isQuery(sql)) {
+                if (resultIsQuery) {
                     closeResult();
                     throw Errors.badState("executeUpdate cannot run a query (use executeQuery): " + sql);
                 }
