@@ -1,11 +1,9 @@
 package dev.panlite.engine;
 
-import dev.panlite.Config;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -75,13 +73,16 @@ public class CacheStructureBench {
     @Setup(Level.Trial)
     public void setUp() throws Exception {
         dir = Files.createTempDirectory("panlite-cache-bench");
-        db = Database.open(Config.parse("jdbc:sqlite:" + dir.resolve("b.db") + "?stmt_cache_size=0", new Properties()));
+        // the engine's own configuration (dev.panlite.Config makes it from a URL, but not for other packages)
+        db = Database.open(new EngineConfig(dir.resolve("b.db").toString(), null, 0x02 | 0x04, false, 3000, false,
+                java.util.List.of(), java.util.List.of(), null, java.util.Map.of(), "BEGIN IMMEDIATE", false, 0, true,
+                false, 1000, 16384, "CacheStructureBench"));
         int distinct = pattern.equals("hit") ? size : size * 2;
         keys = new String[distinct];
         stmts = new Stmt[distinct];
         db.lock();
         try {
-            db.execute("CREATE TABLE monster(id INTEGER PRIMARY KEY, name TEXT, hp INTEGER, attack INTEGER)");
+            db.text().execute("CREATE TABLE monster(id INTEGER PRIMARY KEY, name TEXT, hp INTEGER, attack INTEGER)");
             for (int i = 0; i < distinct; i++) {
                 // realistic keys: same length and prefix, differing near the end (as generated SQL does)
                 keys[i] = "SELECT id, name, hp, attack FROM monster WHERE id = ? /* query " + (1000 + i) + " */";
