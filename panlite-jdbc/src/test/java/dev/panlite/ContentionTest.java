@@ -424,6 +424,58 @@ class ContentionTest {
         }
     }
 
+    /**
+     * Two JVMs write the same file at full speed (issue 18): each has its own write gate, so they meet
+     * at SQLite's lock, where each waits for the other in Java. No transaction may fail, and neither
+     * process may be starved: each does at least a third of the commits.
+     */
+    @Test
+    void twoJvmsOnOneFileBothCommitAndNeitherStarves() throws Exception {
+        long target = 6000;
+        String java = ProcessHandle.current().info().command().orElseThrow(() -> new AssertionError("no java command"));
+        List<Process> children = new ArrayList<>();
+        List<BufferedReader> outs = new ArrayList<>();
+        try {
+            for (int i = 0; i < 2; i++) {
+                Process p = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-cp",
+                        System.getProperty("java.class.path"), TwoJvmsChild.class.getName(), dir.resolve("test.db").toString(),
+                        Long.toString(target)).redirectErrorStream(true).start();
+                children.add(p);
+                outs.add(new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8)));
+            }
+            for (BufferedReader out : outs) {
+                awaitLine(out, "ready");
+            }
+            for (Process p : children) { // both start together
+                p.getOutputStream().write("go\n".getBytes(StandardCharsets.UTF_8));
+                p.getOutputStream().flush();
+            }
+            long[] commits = new long[2];
+            for (int i = 0; i < 2; i++) {
+                String result = null;
+                StringBuilder seen = new StringBuilder();
+                for (String line = outs.get(i).readLine(); line != null; line = outs.get(i).readLine()) {
+                    seen.append(line).append('\n');
+                    if (line.startsWith("commits=")) {
+                        result = line;
+                    }
+                }
+                assertTrue(result != null && result.endsWith(" failed=0"), "JVM " + i + ":\n" + seen);
+                commits[i] = Long.parseLong(result.substring("commits=".length(), result.indexOf(' ')));
+            }
+            assertEquals(target, commits[0] + commits[1], "every commit counted once");
+            for (int i = 0; i < 2; i++) {
+                assertTrue(commits[i] * 3 >= target, "JVM " + i + " did " + commits[i] + " of " + target + " commits");
+            }
+            try (Connection c = open("")) {
+                assertEquals(target, TestDb.queryLong(c, "SELECT c FROM n WHERE k = 1"), "no update was lost");
+                assertEquals(target, TestDb.queryLong(c, "SELECT count(*) FROM t"));
+            }
+        } finally {
+            children.forEach(Process::destroy);
+        }
+    }
+
     @Test
     void virtualThreadsWaitingForTheGateDoNotStallTheOneHoldingIt() throws Exception {
         // one carrier: a waiter that pinned it would stall every other virtual thread

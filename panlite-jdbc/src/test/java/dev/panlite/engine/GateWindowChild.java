@@ -15,7 +15,8 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class GateWindowChild {
     public static void main(String[] args) throws Exception {
-        String url = "jdbc:sqlite:" + args[0] + "?journal_mode=WAL";
+        String url = "jdbc:sqlite:" + args[0];
+        // opened before any write: a setting that writes (journal_mode) would itself wait in the window
         try (Connection first = new Driver().connect(url, new Properties());
                 Connection second = new Driver().connect(url, new Properties());
                 Statement s = first.createStatement()) {

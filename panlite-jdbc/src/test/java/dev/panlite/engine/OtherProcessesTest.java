@@ -71,8 +71,12 @@ class OtherProcessesTest {
     void theNextWriterWaitsOutAWindowWithTheGate() throws Exception {
         Process child = childJvm(List.of("-Dpanlite.writeGate.window=always", "-Dpanlite.writeGate.windowMillis=0.001/600000"),
                 GateWindowChild.class.getName(), dir.resolve("w.db"));
+        boolean ended = child.waitFor(90, TimeUnit.SECONDS); // its few lines fit the pipe: read them after
+        if (!ended) {
+            child.destroyForcibly();
+        }
         String out = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(child.waitFor(60, TimeUnit.SECONDS));
+        assertTrue(ended, "the child JVM hung:\n" + out);
         List<String> lines = out.lines().filter(l -> !l.startsWith("WARNING") && !l.contains("SqliteLibrary")
                 && !l.startsWith("INFO")).toList();
         assertEquals(List.of("window", "done"), lines, out);

@@ -203,13 +203,6 @@ class LitestreamTest {
         }
     }
 
-    private static long count(Connection c, String sql) throws SQLException {
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
-            rs.next();
-            return rs.getLong(1);
-        }
-    }
-
     @Test
     void aCommitThatPassedTheBarrierSurvivesSigkillAndRestore() throws Exception {
         Path db = newDatabase();
@@ -241,7 +234,7 @@ class LitestreamTest {
         assertEquals(0, restore.waitFor(), restoreOut);
         try (Connection c = new dev.panlite.Driver().connect("jdbc:sqlite:" + restored + "?open_mode=1",
                 new java.util.Properties())) {
-            assertEquals(commits, count(c, "SELECT count(*) FROM ack"));
+            assertEquals(commits, TestDb.queryLong(c, "SELECT count(*) FROM ack"));
         }
     }
 
@@ -311,7 +304,7 @@ class LitestreamTest {
     private static long replicaCount(Path replicaDb) {
         try (Connection replica = new dev.panlite.Driver().connect("jdbc:sqlite:" + replicaDb + "?open_mode=1",
                 new java.util.Properties())) {
-            return count(replica, "SELECT count(*) FROM ack");
+            return TestDb.queryLong(replica, "SELECT count(*) FROM ack");
         } catch (SQLException notYet) {
             return -1;
         }
