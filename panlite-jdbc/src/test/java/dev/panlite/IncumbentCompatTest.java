@@ -2,6 +2,7 @@ package dev.panlite;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -154,7 +155,8 @@ class IncumbentCompatTest {
         {"limit_page_count", "100000"}, {"transaction_mode", "DEFERRED"}, {"date_precision", "MILLISECONDS"},
         {"date_class", "INTEGER"}, {"date_string_format", "yyyy-MM-dd HH:mm:ss.SSS"}, {"busy_timeout", "1000"},
         {"hexkey_mode", "NONE"}, {"password", ""}, {"jdbc.explicit_readonly", "true"},
-        {"jdbc.get_generated_keys", "true"},
+        {"jdbc.get_generated_keys", "true"}, {"automatic_index", "false"}, {"cache_spill", "false"},
+        {"cache_spill", "500"},
     };
 
     @Test
@@ -178,6 +180,23 @@ class IncumbentCompatTest {
     private static String pragma(Connection c, String name) throws SQLException {
         try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("PRAGMA " + name)) {
             return rs.next() ? rs.getString(1) : null;
+        }
+    }
+
+    /** Settings the incumbent added in 3.54.1.0: accepted and applied. */
+    @Test
+    void automaticIndexAndCacheSpillAreApplied() throws SQLException {
+        try (Connection c = open("")) {
+            assertEquals("1", pragma(c, "automatic_index"), "SQLite's default");
+            assertNotEquals("0", pragma(c, "cache_spill"), "SQLite's default");
+        }
+        try (Connection c = open("automatic_index=false&cache_spill=false")) {
+            assertEquals("0", pragma(c, "automatic_index"));
+            assertEquals("0", pragma(c, "cache_spill"));
+        }
+        try (Connection c = open("automatic_index=on&cache_spill=777")) {
+            assertEquals("1", pragma(c, "automatic_index"));
+            assertEquals("777", pragma(c, "cache_spill"));
         }
     }
 
