@@ -77,6 +77,41 @@ class IncumbentCompatTest {
         }
     }
 
+    /** A WITH clause leading an UPDATE or DELETE generates no key, whatever words its text holds. */
+    @Test
+    void cteLeadingAnUpdateHasNoKeys() throws SQLException {
+        String[] changes = {
+            "WITH v(x) AS (SELECT 'u') UPDATE t SET x = (SELECT x FROM v) WHERE id = 1",
+            "WITH v(x) AS (SELECT replace('a', 'a', 'r')) UPDATE t SET x = (SELECT x FROM v) WHERE id = 1",
+            "WITH inserted(x) AS (SELECT 'i') UPDATE t SET x = (SELECT x FROM inserted) WHERE id = 1",
+            "WITH v(id) AS (SELECT 2) DELETE FROM t WHERE id IN (SELECT id FROM v) AND x = 'insert'",
+        };
+        for (String sql : changes) {
+            try (Connection c = open(""); Statement s = c.createStatement()) {
+                TestDb.exec(c, "DELETE FROM t", "INSERT INTO t(x) VALUES ('a')", "INSERT INTO t(x) VALUES ('insert')");
+                s.executeUpdate("INSERT INTO t(x) VALUES ('b')");
+                assertEquals(List.of(3L), keys(s));
+                assertEquals(1, s.executeUpdate(sql), sql);
+                assertEquals(List.of(), keys(s), sql);
+                try (PreparedStatement ps = c.prepareStatement(sql)) {
+                    ps.executeUpdate();
+                    assertEquals(List.of(), keys(ps), sql);
+                }
+                try (PreparedStatement ps = c.prepareStatement(sql, Statement.RETURN_GENERATED_KEYS)) {
+                    ps.executeUpdate();
+                    assertEquals(List.of(), keys(ps), "asked for: " + sql);
+                }
+            }
+        }
+        try (Connection c = open(""); Statement s = c.createStatement()) {
+            TestDb.exec(c, "DELETE FROM t");
+            s.executeUpdate("WITH v(x) AS (SELECT 'update') INSERT INTO t(x) SELECT x FROM v");
+            assertEquals(List.of(1L), keys(s), "WITH ... INSERT generates its key");
+            s.executeUpdate("WITH v(x) AS (SELECT 'w') REPLACE INTO t(id, x) SELECT 5, x FROM v");
+            assertEquals(List.of(5L), keys(s), "WITH ... REPLACE generates its key");
+        }
+    }
+
     @Test
     void batchWithoutAskingAnswersTheLastKeyAsTheIncumbentDoes() throws SQLException {
         try (Connection c = open(""); PreparedStatement ps = c.prepareStatement("INSERT INTO t(x) VALUES (?)")) {
