@@ -756,7 +756,7 @@ public final class Database {
         if (libraryVersionNumber() < DESERIALIZE_SINCE) {
             throw new java.sql.SQLFeatureNotSupportedException("deserialize needs SQLite " + DESERIALIZE_SINCE_TEXT
                     + " or newer (the bundled engine); this is " + libraryVersion() + ", which the misuse fuzz crashed"
-                    + " after a deserialize", "0A000");
+                    + " after a deserialize", "HYC00"); // not 0A000: HikariCP evicts on it
         }
         // sqlite3_deserialize closes the schema's old b-tree under any statement still reading it (its
         // cursors would dangle: found by the misuse fuzz): refuse while one runs or a blob is open

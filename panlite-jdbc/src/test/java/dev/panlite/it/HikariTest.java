@@ -226,6 +226,41 @@ class HikariTest {
         }
     }
 
+    /**
+     * A feature SQLite lacks is no reason to drop the connection: HikariCP evicts on SQLState 0A000
+     * (its ProxyConnection.checkException list), so "not supported" is SQLFeatureNotSupportedException
+     * with HYC00, SQL/CLI's "optional feature not implemented".
+     */
+    @Test
+    void aFeatureNotSupportedKeepsTheConnectionInThePool() throws SQLException {
+        HikariConfig config = config();
+        config.setMaximumPoolSize(1);
+        try (HikariDataSource pool = new HikariDataSource(config)) {
+            PanliteConnection physical;
+            try (Connection c = pool.getConnection();
+                 Statement s = c.createStatement();
+                 PreparedStatement ps = c.prepareStatement("SELECT ?")) {
+                physical = c.unwrap(PanliteConnection.class);
+                for (org.junit.jupiter.api.function.Executable notSupported : List.<org.junit.jupiter.api.function.Executable>of(
+                        () -> s.setCursorName("c"),
+                        () -> ps.setArray(1, null),
+                        () -> {
+                            try (ResultSet rs = s.executeQuery("SELECT 1")) {
+                                rs.previous();
+                            }
+                        })) {
+                    java.sql.SQLFeatureNotSupportedException e =
+                            assertThrows(java.sql.SQLFeatureNotSupportedException.class, notSupported);
+                    assertEquals("HYC00", e.getSQLState(), e.toString());
+                }
+            }
+            try (Connection c = pool.getConnection()) {
+                assertSame(physical, c.unwrap(PanliteConnection.class), "not evicted");
+                assertEquals(1, one(c, "SELECT 1"));
+            }
+        }
+    }
+
     /** A read-only pool: HikariCP calls setReadOnly(true) on each new connection, which must not throw. */
     @Test
     void readOnlyPool() throws SQLException {
