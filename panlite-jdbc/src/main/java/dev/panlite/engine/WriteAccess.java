@@ -80,7 +80,7 @@ final class WriteAccess {
         String outcome = "acquired";
         try {
             while (true) {
-                int state = gate.await(w, wait.gateDeadline());
+                int state = awaitWatchingForALeak(w, wait.gateDeadline());
                 if (state == WriteGate.GRANTED) {
                     held = true;
                     return;
@@ -111,6 +111,23 @@ final class WriteAccess {
                 gate.release(); // granted while we were failing: pass it on
             }
             wait.end(outcome);
+        }
+    }
+
+    /**
+     * {@link WriteGate#await}, asking the {@link Reclaimer} every {@link Reclaimer#LEAKED_WRITER_CHECK_NANOS}
+     * of the wait whether the holder is a connection leaked inside its transaction (it then closes
+     * it, which releases the gate); the Reclaimer spaces these collections out.
+     */
+    private int awaitWatchingForALeak(WriteGate.Waiter w, long deadline) {
+        while (true) {
+            long check = System.nanoTime() + Reclaimer.LEAKED_WRITER_CHECK_NANOS;
+            boolean checkFirst = check - deadline < 0;
+            int state = gate.await(w, checkFirst ? check : deadline);
+            if (state != WriteGate.WAITING || !checkFirst || Thread.currentThread().isInterrupted()) {
+                return state;
+            }
+            Reclaimer.lookForALeakedWriter();
         }
     }
 
