@@ -410,14 +410,14 @@ public final class Database {
         if (gated) {
             writeAccess.acquire(sqlText);
         }
-        StatementEvent event = StatementEvent.startIfEnabled();
+        Object event = JfrEvents.statementStart();
         try {
             int rc = Fused.execNoArgs(scratch, db, utf8, offset, utf8.length - offset);
             if ((rc & 0xff) == Sqlite.BUSY && scratch.tailOffset() >= 0) {
                 rc = retryBusyText(rc, sqlText, utf8, offset);
             }
             long query = scratch.preparedStmt();
-            StatementEvent.finish(event, sqlText, writeAccess.file(), rc);
+            JfrEvents.statementEnd(event, sqlText, writeAccess.file(), rc);
             if (rc != Sqlite.ROW && rc != Sqlite.DONE) {
                 throw error(rc, sqlText, scratch.tailOffset() < 0 ? ResultCodes.Phase.PREPARE : ResultCodes.Phase.EXECUTE);
             }

@@ -187,7 +187,7 @@ final class WriteAccess {
      */
     int firstStep(Stmt stmt) {
         pending = null;
-        StatementEvent event = StatementEvent.startIfEnabled();
+        Object event = JfrEvents.statementStart();
         long db = database.handle();
         if (gate != null && !held && stmt.writes() && !database.readOnlyAny() && Sqlite.getAutocommit(db)) {
             try {
@@ -213,7 +213,7 @@ final class WriteAccess {
         if (held && holder == null && Sqlite.getAutocommit(db)) {
             release(); // SQL text ended the transaction (COMMIT, ROLLBACK), or BEGIN failed
         }
-        StatementEvent.finish(event, stmt.sql, file(), rc);
+        JfrEvents.statementEnd(event, stmt.sql, file(), rc);
         return rc;
     }
 
