@@ -74,7 +74,8 @@ declared=$(sed -n 's/^#define SQLITE_VERSION  *"\(.*\)"/\1/p' "$header")
 options=$(sed -e 's/#.*//' "$here/sqlite/options.txt" | tr -s ' \n' '  ')
 case "$platform" in
     # Windows has no localtime_r/gmtime_r (SQLite uses its own there); exports must be declared.
-    windows-*) flags="-shared" libs=""
+    # -s: no debug directory, whose PDB path and hash-based timestamp differ from build to build
+    windows-*) flags="-shared -s" libs=""
                options="$(printf '%s' "$options" | sed 's/-DHAVE_LOCALTIME_R=1//; s/-DHAVE_GMTIME_R=1//')"
                options="$options -DSQLITE_API=__declspec(dllexport)" ;;
     # the install name is what a Mach-O library records as its own path: not the build's

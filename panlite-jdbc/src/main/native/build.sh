@@ -42,6 +42,7 @@ case "$platform" in
         if [ -z "${PANLITE_PLATFORM:-}" ]; then
             case "$platform" in *-aarch64) flags="$flags -arch arm64" ;; *) flags="$flags -arch x86_64" ;; esac
         fi ;;
+    windows-*) flags="$flags -shared -s" ;; # no debug directory: its PDB path and timestamp differ per build
     *) flags="$flags -shared" ;;
 esac
 
