@@ -39,6 +39,13 @@ class HikariTest {
         return config;
     }
 
+    /** {@link #config()} with one connection: a second borrow gets the same one unless it was evicted. */
+    HikariConfig poolOfOne() {
+        HikariConfig config = config();
+        config.setMaximumPoolSize(1);
+        return config;
+    }
+
     static void exec(Connection c, String... sql) throws SQLException {
         try (Statement s = c.createStatement()) {
             for (String each : sql) {
@@ -138,9 +145,7 @@ class HikariTest {
     /** What a borrower changes is undone when the connection goes back to the pool. */
     @Test
     void connectionStateIsResetOnReturn() throws SQLException {
-        HikariConfig config = config();
-        config.setMaximumPoolSize(1);
-        try (HikariDataSource pool = new HikariDataSource(config)) {
+        try (HikariDataSource pool = new HikariDataSource(poolOfOne())) {
             PanliteConnection physical;
             try (Connection c = pool.getConnection()) {
                 physical = c.unwrap(PanliteConnection.class);
@@ -209,9 +214,7 @@ class HikariTest {
     /** A connection failing with a class 08 SQLState (connection exception) is evicted at once. */
     @Test
     void aConnectionFailingWithAConnectionExceptionIsEvicted() throws SQLException {
-        HikariConfig config = config();
-        config.setMaximumPoolSize(1);
-        try (HikariDataSource pool = new HikariDataSource(config)) {
+        try (HikariDataSource pool = new HikariDataSource(poolOfOne())) {
             PanliteConnection dead;
             try (Connection c = pool.getConnection()) {
                 dead = c.unwrap(PanliteConnection.class);
@@ -233,9 +236,7 @@ class HikariTest {
      */
     @Test
     void aFeatureNotSupportedKeepsTheConnectionInThePool() throws SQLException {
-        HikariConfig config = config();
-        config.setMaximumPoolSize(1);
-        try (HikariDataSource pool = new HikariDataSource(config)) {
+        try (HikariDataSource pool = new HikariDataSource(poolOfOne())) {
             PanliteConnection physical;
             try (Connection c = pool.getConnection();
                  Statement s = c.createStatement();
