@@ -47,11 +47,14 @@ public final class Database {
     private volatile long timedExecution;
     private volatile boolean interruptedByTimeout;
 
+    final EngineStats.Counters counts; // for metrics: written under the lock
+
     private Database(Config config, long db) {
         this.config = config;
         this.db = db;
         this.scratch = new Scratch();
-        this.cache = config.stmtCacheSize() > 0 ? new StatementCache(config.stmtCacheSize()) : null;
+        this.counts = EngineStats.opened();
+        this.cache = config.stmtCacheSize() > 0 ? new StatementCache(config.stmtCacheSize(), counts) : null;
         this.tx = new TxStatements(this, config.transactionMode().beginSql(), config.cacheTxStatements());
         this.writeAccess = new WriteAccess(this, Sqlite.mainFilename(db), config.busyTimeoutMillis());
         Reclaimer.opened();
@@ -411,6 +414,7 @@ public final class Database {
             writeAccess.acquire(sqlText);
         }
         StatementEvent event = StatementEvent.startIfEnabled();
+        long started = EngineStats.executionStart();
         try {
             int rc = Fused.execNoArgs(scratch, db, utf8, offset, utf8.length - offset);
             if ((rc & 0xff) == Sqlite.BUSY && scratch.tailOffset() >= 0) {
@@ -418,6 +422,7 @@ public final class Database {
             }
             long query = scratch.preparedStmt();
             StatementEvent.finish(event, sqlText, writeAccess.file(), rc);
+            EngineStats.executionEnd(counts, started);
             if (rc != Sqlite.ROW && rc != Sqlite.DONE) {
                 throw error(rc, sqlText, scratch.tailOffset() < 0 ? ResultCodes.Phase.PREPARE : ResultCodes.Phase.EXECUTE);
             }
@@ -1003,6 +1008,7 @@ public final class Database {
             db = 0;
             scratch.close();
             Reclaimer.closed();
+            EngineStats.closed(counts);
             ResourceDatabase.delete(resourceCopy);
         } finally {
             if (closed) {

@@ -111,6 +111,7 @@ final class WriteAccess {
                 gate.release(); // granted while we were failing: pass it on
             }
             wait.end(outcome);
+            EngineStats.gateWait(wait.waitedNanos(), held);
         }
     }
 
@@ -171,6 +172,7 @@ final class WriteAccess {
     int firstStep(Stmt stmt) {
         pending = null;
         StatementEvent event = StatementEvent.startIfEnabled();
+        long started = EngineStats.executionStart();
         long db = database.handle();
         if (gate != null && !held && stmt.writes() && !database.readOnlyAny() && Sqlite.getAutocommit(db)) {
             try {
@@ -197,6 +199,7 @@ final class WriteAccess {
             release(); // SQL text ended the transaction (COMMIT, ROLLBACK), or BEGIN failed
         }
         StatementEvent.finish(event, stmt.sql, file(), rc);
+        EngineStats.executionEnd(database.counts, started);
         return rc;
     }
 
@@ -235,6 +238,7 @@ final class WriteAccess {
         }
         BusyWait wait = new BusyWait(busyTimeoutMillis, handler, file(), "SQLite lock");
         String outcome = "acquired";
+        int retries = 0;
         try {
             while (true) {
                 if (!consult(wait)) {
@@ -252,6 +256,7 @@ final class WriteAccess {
                     return rc;
                 }
                 rc = again.getAsInt();
+                retries++;
                 if ((rc & 0xff) != Sqlite.BUSY || rc == BUSY_SNAPSHOT) {
                     return rc;
                 }
@@ -262,6 +267,7 @@ final class WriteAccess {
             return rc;
         } finally {
             wait.end(outcome);
+            EngineStats.busyWait(wait.waitedNanos(), retries, "acquired".equals(outcome) && (rc & 0xff) != Sqlite.BUSY);
         }
     }
 
