@@ -21,7 +21,7 @@ public class PanliteBoot3EnvironmentPostProcessor implements org.springframework
     private final Log log;
 
     public PanliteBoot3EnvironmentPostProcessor(DeferredLogFactory logs) {
-        this.log = logs.getLog(PanliteEnvironmentPostProcessor.class);
+        this.log = logs.getLog(SqliteDataSourceDefaults.class); // not the Boot 4 class: it would not load on 3.5
     }
 
     @Override

@@ -16,7 +16,7 @@ public class PanliteEnvironmentPostProcessor implements EnvironmentPostProcessor
     private final Log log;
 
     public PanliteEnvironmentPostProcessor(DeferredLogFactory logs) {
-        this.log = logs.getLog(PanliteEnvironmentPostProcessor.class);
+        this.log = logs.getLog(SqliteDataSourceDefaults.class);
     }
 
     @Override

@@ -66,8 +66,22 @@ public class SqliteDialect extends AbstractDialect implements JdbcDialect {
         }
     };
 
-    private static final IdentifierProcessing IDENTIFIERS = IdentifierProcessing.create(
-            IdentifierProcessing.Quoting.ANSI, IdentifierProcessing.LetterCasing.AS_IS);
+    /**
+     * Double quotes, names as written. Implemented here rather than with IdentifierProcessing.create,
+     * whose return type changed between Spring Data 3.5 and 4.0 (a jar compiled against one would
+     * not link against the other).
+     */
+    private static final IdentifierProcessing IDENTIFIERS = new IdentifierProcessing() {
+        @Override
+        public String quote(String identifier) {
+            return '"' + identifier.replace("\"", "\"\"") + '"';
+        }
+
+        @Override
+        public String standardizeLetterCase(String identifier) {
+            return identifier;
+        }
+    };
 
     protected SqliteDialect() {}
 
