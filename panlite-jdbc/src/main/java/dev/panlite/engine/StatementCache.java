@@ -14,6 +14,11 @@ final class StatementCache {
     private int size;
     private final EngineStats.Counters counts; // hits, misses, evictions: the connection's, read by metrics
 
+    /** A cache whose counts go nowhere else (jmh/ CacheStructureBench builds one alone). */
+    StatementCache(int capacity) {
+        this(capacity, new EngineStats.Counters());
+    }
+
     StatementCache(int capacity, EngineStats.Counters counts) {
         entries = new Stmt[capacity];
         hashes = new int[capacity];
