@@ -83,15 +83,17 @@ final class NativeHelper {
             }
             Linker linker = Linker.nativeLinker();
             MethodHandle init = linker.downcallHandle(find(lookup, "panlite_init"), FunctionDescriptor.of(JAVA_INT,
-                    ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS));
+                    ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS));
             // Never critical: reset can commit and run user code, exec runs whole statements.
             resetClear = linker.downcallHandle(find(lookup, "panlite_reset_clear"),
                     FunctionDescriptor.of(JAVA_INT, ADDRESS));
             execNoArgs = linker.downcallHandle(find(lookup, "panlite_exec_no_args"),
-                    FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, ADDRESS, ADDRESS));
+                    FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS));
             int rc = (int) init.invokeExact(sqliteSymbol("sqlite3_prepare_v3"), sqliteSymbol("sqlite3_step"),
                     sqliteSymbol("sqlite3_reset"), sqliteSymbol("sqlite3_clear_bindings"),
-                    sqliteSymbol("sqlite3_finalize"), sqliteSymbol("sqlite3_column_count"));
+                    sqliteSymbol("sqlite3_finalize"), sqliteSymbol("sqlite3_column_count"),
+                    sqliteSymbol("sqlite3_stmt_readonly"), Sqlite.symbol("sqlite3_stmt_isexplain"), // 3.28+: may be NULL
+                    sqliteSymbol("sqlite3_get_autocommit"));
             if (rc != 0) {
                 throw new Unavailable("panlite_init returned " + rc
                         + (rc == -2 ? " (already bound to another SQLite library in this process)" : ""));
@@ -167,14 +169,15 @@ final class NativeHelper {
     }
 
     /** {@link Fused#execNoArgs} in one crossing; the text goes through the scratch buffer. */
-    static int execNoArgs(Scratch scratch, long db, byte[] sql, int offset, int length) {
+    static int execNoArgs(Scratch scratch, long db, byte[] sql, int offset, int length, boolean stopAtWrites) {
         MemorySegment text = scratch.copyIn(sql, offset, length);
         MemorySegment outStmt = scratch.helperOutStmt();
         MemorySegment outTail = scratch.helperOutTail();
         int rc;
         scratch.holdText(); // C reads the text until it returns; a callback's SQL takes another buffer
         try {
-            rc = (int) EXEC_NO_ARGS.invokeExact(MemorySegment.ofAddress(db), text, length, outStmt, outTail);
+            rc = (int) EXEC_NO_ARGS.invokeExact(MemorySegment.ofAddress(db), text, length, stopAtWrites ? 1 : 0,
+                    outStmt, outTail);
         } catch (Throwable t) {
             throw Sqlite.fail(t);
         } finally {

@@ -61,11 +61,11 @@ final class StmtResultSet extends AbstractResultSet {
             pendingStep = 0;
         } else {
             int timeout = statement.queryTimeout;
-            ScheduledFuture<?> timer = timeout > 0 ? db.armTimeout(timeout) : null;
+            ScheduledFuture<?> timer = timeout > 0 ? db.interrupts().armTimeout(timeout) : null;
             try {
                 rc = stmt.step();
             } finally {
-                db.disarm(timer);
+                db.interrupts().disarm(timer);
             }
         }
         if (rc == Sqlite.ROW) {
