@@ -30,10 +30,12 @@ class PanliteStatsTest {
     @Test
     void statementCacheCountsOfOpenAndClosedConnectionsAddUp() throws SQLException {
         PanliteStats before = PanliteStats.snapshot();
+        PanliteStats opened;
         try (Connection c = TestDb.open(dir, "stmt_cache_size=2")) {
-            PanliteStats opened = PanliteStats.snapshot();
+            opened = PanliteStats.snapshot();
             assertEquals(1, opened.connectionsOpened() - before.connectionsOpened());
-            assertEquals(1, opened.connectionsOpen() - before.connectionsOpen());
+            // (the reclaimer may close a connection an earlier test leaked at any time: open counts only go down by themselves)
+            assertTrue(opened.connectionsOpen() >= 1 && opened.connectionsOpen() <= before.connectionsOpen() + 1);
             run(c, "SELECT 1"); // miss
             run(c, "SELECT 1"); // hit
             run(c, "SELECT 2"); // miss
@@ -50,7 +52,7 @@ class PanliteStatsTest {
         assertEquals(3, closed.cacheMisses() - before.cacheMisses());
         assertEquals(1, closed.cacheEvictions() - before.cacheEvictions());
         assertEquals(4, closed.executions() - before.executions());
-        assertEquals(before.connectionsOpen(), closed.connectionsOpen());
+        assertTrue(closed.connectionsOpen() <= opened.connectionsOpen() - 1);
     }
 
     @Test
