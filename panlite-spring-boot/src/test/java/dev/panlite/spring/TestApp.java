@@ -20,6 +20,6 @@ public class TestApp {
     }
 
     public static ConfigurableApplicationContext start(WebApplicationType web, String... args) {
-        return new SpringApplicationBuilder(TestApp.class).web(web).bannerMode(Banner.Mode.OFF).run(args);
+        return new SpringApplicationBuilder(TestApp.class).main(TestApp.class).web(web).bannerMode(Banner.Mode.OFF).run(args);
     }
 }
