@@ -115,6 +115,7 @@ final class WriteAccess {
                 gate.release(); // granted while we were failing: pass it on
             }
             wait.end(outcome);
+            EngineStats.gateWait(wait.waitedNanos(), held);
         }
     }
 
@@ -192,6 +193,7 @@ final class WriteAccess {
     int firstStep(Stmt stmt) {
         pending = null;
         Object event = JfrEvents.statementStart();
+        long started = EngineStats.executionStart();
         long db = database.handle();
         if (!held && stmt.writes() && gated() && Sqlite.getAutocommit(db)) {
             try {
@@ -218,6 +220,7 @@ final class WriteAccess {
             release(); // SQL text ended the transaction (COMMIT, ROLLBACK), or BEGIN failed
         }
         JfrEvents.statementEnd(event, stmt.sql, file(), rc);
+        EngineStats.executionEnd(database.counts, started);
         return rc;
     }
 
@@ -251,6 +254,7 @@ final class WriteAccess {
         }
         BusyWait wait = new BusyWait(busyTimeoutMillis, handler, file(), "SQLite lock");
         String outcome = "acquired";
+        int retries = 0;
         try {
             while (true) {
                 if (!consult(wait)) {
@@ -268,6 +272,7 @@ final class WriteAccess {
                     return rc;
                 }
                 rc = again.getAsInt();
+                retries++;
                 if ((rc & 0xff) != Sqlite.BUSY || rc == BUSY_SNAPSHOT) {
                     return rc;
                 }
@@ -278,6 +283,7 @@ final class WriteAccess {
             return rc;
         } finally {
             wait.end(outcome);
+            EngineStats.busyWait(wait.waitedNanos(), retries, "acquired".equals(outcome) && (rc & 0xff) != Sqlite.BUSY);
         }
     }
 
