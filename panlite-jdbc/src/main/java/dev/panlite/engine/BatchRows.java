@@ -1,5 +1,6 @@
 package dev.panlite.engine;
 
+import dev.panlite.ffi.RowBuffer;
 import java.util.Arrays;
 
 /**
@@ -15,6 +16,7 @@ public final class BatchRows {
     private double[] doubles;
     private byte[][] bytes;
     private int size;
+    int completed; // rows run by the last Stmt.runBatch
 
     public BatchRows(int parameterCount) {
         this.width = parameterCount;
@@ -55,6 +57,48 @@ public final class BatchRows {
             }
         }
         size++;
+    }
+
+    /** Parameters per row. */
+    public int width() {
+        return width;
+    }
+
+    /** Rows the last {@link Stmt#runBatch} completed. */
+    public int completed() {
+        return completed;
+    }
+
+    /**
+     * Copies rows from {@code from} on into {@code buffer}, as many as fit ({@link RowBuffer#BATCH_ROWS}
+     * rows, {@link RowBuffer#CELLS} values, {@link RowBuffer#HEAP_BYTES} of text and blobs); returns how many.
+     */
+    int put(RowBuffer buffer, int from) {
+        int maxRows = Math.min(size - from, Math.min(RowBuffer.BATCH_ROWS, RowBuffer.CELLS / Math.max(1, width)));
+        int heapAt = 0;
+        int r = 0;
+        rows:
+        for (; r < maxRows; r++) {
+            int at = (from + r) * width;
+            int cell = r * width;
+            for (int i = 0; i < width; i++) {
+                byte kind = kinds[at + i];
+                byte[] b = bytes[at + i];
+                if ((kind == Bindings.TEXT || kind == Bindings.BLOB) && b != null) {
+                    heapAt = buffer.putBytes(cell + i, kind, b, heapAt);
+                    if (heapAt < 0) {
+                        break rows; // this row does not fit: the chunk ends before it
+                    }
+                } else if (kind == Bindings.LONG) {
+                    buffer.putValue(cell + i, kind, longs[at + i]);
+                } else if (kind == Bindings.DOUBLE) {
+                    buffer.putValue(cell + i, kind, Double.doubleToRawLongBits(doubles[at + i]));
+                } else {
+                    buffer.putValue(cell + i, Bindings.NULL, 0); // NULL, unset, or a torn text (as Bindings.bind)
+                }
+            }
+        }
+        return r;
     }
 
     /** Binds every parameter of row {@code row} to {@code stmt}; returns the first failing code, or OK. */

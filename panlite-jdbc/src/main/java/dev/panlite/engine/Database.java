@@ -46,6 +46,8 @@ public final class Database {
     private long executionCounter;
     private volatile long timedExecution;
     private volatile boolean interruptedByTimeout;
+    private volatile int interrupts; // sqlite3_interrupt calls: a result set reading ahead replays one (RowBatch)
+    private Conversions conversions; // SQLite's value conversions for rows read ahead, made on first use
 
     private Database(Config config, long db) {
         this.config = config;
@@ -881,11 +883,26 @@ public final class Database {
         }
     }
 
+    /** How many times {@link #interrupt()} reached SQLite (cancel, timeouts, abort); any thread. */
+    public int interrupts() {
+        return interrupts;
+    }
+
+    /** SQLite's conversions of values held in Java (RowBatch). Lock held. */
+    Conversions conversions() {
+        assert isLockedByMe();
+        if (conversions == null) {
+            conversions = new Conversions(this);
+        }
+        return conversions;
+    }
+
     /** sqlite3_interrupt from any thread; does nothing once closed. */
     public void interrupt() {
         synchronized (interruptGuard) {
             if (!closed) {
                 interruptedByTimeout = false;
+                interrupts++;
                 Sqlite.interrupt(db);
             }
         }
@@ -922,6 +939,7 @@ public final class Database {
         synchronized (interruptGuard) {
             if (!closed && timedExecution == execution) {
                 interruptedByTimeout = true;
+                interrupts++;
                 Sqlite.interrupt(db);
             }
         }

@@ -31,9 +31,19 @@ final class NativeHelper {
 
     private static final String BASE_NAME = "panlite_helper";
 
+    /** The SQLite functions the helper calls, in the order panlite_init takes their addresses. */
+    static final String[] SQLITE_FUNCTIONS = {"sqlite3_prepare_v3", "sqlite3_step", "sqlite3_reset",
+        "sqlite3_clear_bindings", "sqlite3_finalize", "sqlite3_column_count", "sqlite3_column_type",
+        "sqlite3_column_int64", "sqlite3_column_double", "sqlite3_column_text", "sqlite3_column_blob",
+        "sqlite3_column_bytes", "sqlite3_bind_null", "sqlite3_bind_int64", "sqlite3_bind_double",
+        "sqlite3_bind_text", "sqlite3_bind_blob", "sqlite3_changes64", "sqlite3_last_insert_rowid",
+        "sqlite3_db_handle"};
+
     static final boolean ACTIVE;
     private static final MethodHandle RESET_CLEAR;
     private static final MethodHandle EXEC_NO_ARGS;
+    private static final MethodHandle FILL_ROWS;
+    private static final MethodHandle RUN_BATCH;
     private static final String PATH;
     private static final String REASON;
 
@@ -56,6 +66,8 @@ final class NativeHelper {
     static {
         MethodHandle resetClear = null;
         MethodHandle execNoArgs = null;
+        MethodHandle fillRows = null;
+        MethodHandle runBatch = null;
         String path = null;
         String reason = null;
         System.Logger.Level level = System.Logger.Level.WARNING;
@@ -82,16 +94,24 @@ final class NativeHelper {
                 path = file.toString();
             }
             Linker linker = Linker.nativeLinker();
-            MethodHandle init = linker.downcallHandle(find(lookup, "panlite_init"), FunctionDescriptor.of(JAVA_INT,
-                    ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS));
+            MethodHandle init = linker.downcallHandle(find(lookup, "panlite_init"),
+                    FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
             // Never critical: reset can commit and run user code, exec runs whole statements.
             resetClear = linker.downcallHandle(find(lookup, "panlite_reset_clear"),
                     FunctionDescriptor.of(JAVA_INT, ADDRESS));
             execNoArgs = linker.downcallHandle(find(lookup, "panlite_exec_no_args"),
                     FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, ADDRESS, ADDRESS));
-            int rc = (int) init.invokeExact(sqliteSymbol("sqlite3_prepare_v3"), sqliteSymbol("sqlite3_step"),
-                    sqliteSymbol("sqlite3_reset"), sqliteSymbol("sqlite3_clear_bindings"),
-                    sqliteSymbol("sqlite3_finalize"), sqliteSymbol("sqlite3_column_count"));
+            // Never critical either: both step, so user functions, hooks and the progress handler may run.
+            fillRows = linker.downcallHandle(find(lookup, "panlite_fill_rows"), FunctionDescriptor.of(JAVA_INT,
+                    ADDRESS, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, ADDRESS, JAVA_INT, ADDRESS,
+                    ADDRESS));
+            runBatch = linker.downcallHandle(find(lookup, "panlite_run_batch"), FunctionDescriptor.of(JAVA_INT,
+                    ADDRESS, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, ADDRESS, JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
+            MemorySegment functions = Arena.global().allocate(ADDRESS, SQLITE_FUNCTIONS.length);
+            for (int i = 0; i < SQLITE_FUNCTIONS.length; i++) {
+                functions.setAtIndex(ADDRESS, i, sqliteSymbol(SQLITE_FUNCTIONS[i]));
+            }
+            int rc = (int) init.invokeExact(functions, SQLITE_FUNCTIONS.length);
             if (rc != 0) {
                 throw new Unavailable("panlite_init returned " + rc
                         + (rc == -2 ? " (already bound to another SQLite library in this process)" : ""));
@@ -105,10 +125,14 @@ final class NativeHelper {
         if (reason != null) {
             resetClear = null;
             execNoArgs = null;
+            fillRows = null;
+            runBatch = null;
             path = null;
         }
         RESET_CLEAR = resetClear;
         EXEC_NO_ARGS = execNoArgs;
+        FILL_ROWS = fillRows;
+        RUN_BATCH = runBatch;
         PATH = path;
         REASON = reason;
         ACTIVE = reason == null;
@@ -183,6 +207,27 @@ final class NativeHelper {
         int tail = outTail.get(JAVA_INT, 0);
         scratch.setResult(outStmt.get(ADDRESS, 0).address(), tail < 0 ? tail : offset + tail); // -1: prepare failed
         return rc;
+    }
+
+    /** {@link Fused#fillRows} in one crossing. */
+    static int fillRows(long stmt, int cols, boolean copyCurrent, int maxRows, int valueLimit, RowBuffer buffer) {
+        try {
+            return (int) FILL_ROWS.invokeExact(MemorySegment.ofAddress(stmt), cols, copyCurrent ? 1 : 0, maxRows,
+                    valueLimit, buffer.types, buffer.cells, buffer.heap, (int) buffer.heap.byteSize(),
+                    buffer.callbacks, buffer.out);
+        } catch (Throwable t) {
+            throw Sqlite.fail(t);
+        }
+    }
+
+    /** {@link Fused#runBatch} in one crossing. */
+    static int runBatch(long stmt, int width, int rows, boolean wantChanges, RowBuffer buffer) {
+        try {
+            return (int) RUN_BATCH.invokeExact(MemorySegment.ofAddress(stmt), width, rows, buffer.types, buffer.cells,
+                    buffer.heap, wantChanges ? 1 : 0, buffer.changes, buffer.rowids, buffer.out);
+        } catch (Throwable t) {
+            throw Sqlite.fail(t);
+        }
     }
 
     // ------------------------------------------------------------------ diagnostics

@@ -17,7 +17,7 @@ public final class Scratch implements AutoCloseable {
     private static final int INITIAL_SQL_BYTES = 1024;
 
     private final Arena arena = Arena.ofShared(); // the connection may be used from several threads, one at a time
-    private final Callbacks callbacks = new Callbacks();
+    private final Callbacks callbacks = new Callbacks(arena.allocate(JAVA_INT));
     private final MemorySegment outPointer = arena.allocate(ADDRESS);
     private final MemorySegment outTail = arena.allocate(ADDRESS);
     // SQL text buffers, one per nesting level: the native helper's exec keeps reading its text while
@@ -30,6 +30,9 @@ public final class Scratch implements AutoCloseable {
     private long preparedStmt;
     private int tailOffset;
     private MemorySegment ioBuffer; // blob reads and writes, made on first use
+    // Row batches, one per nesting level like the SQL buffers: a callback inside a fill may read another query.
+    private final RowBuffer[] rowBuffers = new RowBuffer[Callbacks.MAX_DEPTH + 2];
+    private int rowHolders;
 
     /** The result of {@link #open}: SQLite's code and the handle (which must be closed even on error). */
     public record Opened(int rc, long db) {}
@@ -81,6 +84,24 @@ public final class Scratch implements AutoCloseable {
 
     void releaseText() {
         textHolders--;
+    }
+
+    /**
+     * The row buffer of the current nesting level, made on first use, held until {@link #releaseRows}:
+     * a callback running inside the fill or batch that uses it gets the next level's.
+     */
+    public RowBuffer holdRows() {
+        int level = Math.min(rowHolders, rowBuffers.length - 1); // deeper nesting is refused by Callbacks
+        RowBuffer b = rowBuffers[level];
+        if (b == null) {
+            b = rowBuffers[level] = new RowBuffer(arena, callbacks.callsNative());
+        }
+        rowHolders++;
+        return b;
+    }
+
+    public void releaseRows() {
+        rowHolders--;
     }
 
     /** The bookkeeping of this connection's callbacks: the engine asks whether one is running. */
