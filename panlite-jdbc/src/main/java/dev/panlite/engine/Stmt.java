@@ -28,6 +28,7 @@ public final class Stmt {
     private BatchRows batch; // rows of a PreparedStatement batch; kept with the statement like its bindings
     private RowBatch rowBatch; // rows read ahead by a result set; kept with the statement like its bindings
     private boolean callsBack; // a step of this statement ran a Java callback: rows are then read one by one
+    private int callbackNamesSeen; // how many registered callback names the text was checked against
     private boolean clearPending; // clearParameters ran: SQLite's bindings are cleared at the next flush
     private boolean stepped; // stepped since the last reset: reset has work to do
     private byte writes; // 0 not yet known, 1 yes, -1 no: see writes()
@@ -137,6 +138,35 @@ public final class Stmt {
         }
     }
 
+    /**
+     * True when the program of this statement (EXPLAIN) names a function or collation registered with
+     * Java code: a view or a column's declared collation can bring one in that the text does not name.
+     * Asked once per statement while such names exist; true also when EXPLAIN cannot say.
+     */
+    private boolean programCallsBack() {
+        byte[] text = ("EXPLAIN " + sql).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        dev.panlite.ffi.Scratch scratch = db.scratch();
+        int rc = scratch.prepare(db.handle(), text, 0, text.length, 0);
+        long explain = scratch.preparedStmt();
+        if (explain == 0) {
+            return true;
+        }
+        try {
+            if (rc != Sqlite.OK) {
+                return true;
+            }
+            while ((rc = Sqlite.step(explain)) == Sqlite.ROW) {
+                String p4 = Sqlite.columnText(explain, 5); // addr, opcode, p1, p2, p3, p4: e.g. "counted(1)", or a collation's name
+                if (p4 != null && scratch.mentionsCallback(p4)) {
+                    return true;
+                }
+            }
+            return rc != Sqlite.DONE;
+        } finally {
+            Sqlite.finalizeStmt(explain);
+        }
+    }
+
     /** The rows this statement's result set reads ahead into, made on first use and kept with the statement. */
     public RowBatch rowBatch() {
         if (rowBatch == null) {
@@ -148,9 +178,10 @@ public final class Stmt {
     /**
      * Reads up to {@code maxRows} rows into {@link #rowBatch()} in one downcall (with
      * {@code copyCurrent}, the row the statement is on first, without a step). A statement whose
-     * steps ran a Java callback (a user function, a progress handler) is read one row per call from
-     * then on, so callbacks run when the reader moves, as without a batch; the fill that first sees
-     * one stops at that row. Returns ROW, DONE or the error code, as {@link Fused#fillRows}; MISUSE
+     * text or program (EXPLAIN) names a function or collation registered with Java code, or whose steps ran a Java
+     * callback (a user function, a progress handler), is read one row per call from then on, so
+     * callbacks run when the reader moves, as without a batch; a fill that meets one anyway (a
+     * progress handler) stops at that row. Returns ROW, DONE or the error code, as {@link Fused#fillRows}; MISUSE
      * when a callback inside this statement's own downcall tries it.
      */
     public int fill(boolean copyCurrent, int maxRows) {
@@ -160,6 +191,11 @@ public final class Stmt {
             return Sqlite.MISUSE;
         }
         dev.panlite.ffi.Callbacks callbacks = db.scratch().callbacks();
+        int names = db.scratch().callbackNameCount();
+        if (!callsBack && names != callbackNamesSeen) { // a function or collation registered since: does the text name one?
+            callbackNamesSeen = names;
+            callsBack = db.scratch().mentionsCallback(sql) || programCallsBack();
+        }
         int calls = callbacks.calls();
         int interrupts = db.interrupts();
         stepped = true;

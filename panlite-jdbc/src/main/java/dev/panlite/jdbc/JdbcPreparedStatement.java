@@ -197,7 +197,7 @@ public final class JdbcPreparedStatement extends JdbcStatement implements Prepar
             clearKeys();
             long[] rowids = keyLabel != null && stmt.insertsRows() ? new long[n] : null;
             for (int i = 0; i < n; i++) {
-                if (queryTimeout == 0) { // with a timeout each row runs under its own clock, as below
+                if (queryTimeout == 0 && batching) { // with a timeout each row runs under its own clock, as below
                     int rc = stmt.runBatch(batch, i, counts, rowids); // a chunk of rows in one downcall
                     if (rc != -1) {
                         i += batch.completed();

@@ -35,12 +35,6 @@ final class StmtResultSet extends AbstractResultSet {
     private static final int GROWTH = 4;
     private static final int SECOND_ROWS = 8;
 
-    /**
-     * Tests compare both paths in one JVM: false reads every row in place. Production reads it once per
-     * result set; it starts as {@link RowBatch#ENABLED}.
-     */
-    static volatile boolean batching = RowBatch.ENABLED;
-
     private final JdbcConnection connection;
     private final Database db;
     private final Stmt stmt;
@@ -62,7 +56,7 @@ final class StmtResultSet extends AbstractResultSet {
         this.ownsStmt = ownsStmt;
         this.pendingStep = firstStep;
         this.fetchSize = statement.fetchSize;
-        if (batching) {
+        if (JdbcStatement.batching) {
             batch = stmt.rowBatch();
             batch.clear();
             follow = firstStep == Sqlite.ROW ? RowBatch.PENDING : RowBatch.DONE;
