@@ -36,10 +36,12 @@ typedef long long i64;
 typedef int (*prepare_v3_fn)(sqlite3 *db, const char *sql, int nByte, unsigned int prepFlags,
                              sqlite3_stmt **ppStmt, const char **pzTail);
 typedef int (*stmt_fn)(sqlite3_stmt *stmt); /* step, reset, clear_bindings, finalize, column_count */
-typedef int (*column_int_fn)(sqlite3_stmt *stmt, int i); /* column_type, column_bytes */
-typedef i64 (*column_int64_fn)(sqlite3_stmt *stmt, int i);
-typedef double (*column_double_fn)(sqlite3_stmt *stmt, int i);
-typedef const void *(*column_ptr_fn)(sqlite3_stmt *stmt, int i); /* column_text, column_blob */
+typedef struct sqlite3_value sqlite3_value;
+typedef sqlite3_value *(*column_value_fn)(sqlite3_stmt *stmt, int i);
+typedef int (*value_int_fn)(sqlite3_value *v); /* value_type, value_bytes */
+typedef i64 (*value_int64_fn)(sqlite3_value *v);
+typedef double (*value_double_fn)(sqlite3_value *v);
+typedef const void *(*value_ptr_fn)(sqlite3_value *v); /* value_text, value_blob */
 typedef int (*bind_null_fn)(sqlite3_stmt *stmt, int i);
 typedef int (*bind_int64_fn)(sqlite3_stmt *stmt, int i, i64 v);
 typedef int (*bind_double_fn)(sqlite3_stmt *stmt, int i, double v);
@@ -53,7 +55,7 @@ typedef sqlite3 *(*db_handle_fn)(sqlite3_stmt *stmt);
  */
 enum {
     F_PREPARE_V3, F_STEP, F_RESET, F_CLEAR_BINDINGS, F_FINALIZE, F_COLUMN_COUNT,
-    F_COLUMN_TYPE, F_COLUMN_INT64, F_COLUMN_DOUBLE, F_COLUMN_TEXT, F_COLUMN_BLOB, F_COLUMN_BYTES,
+    F_COLUMN_VALUE, F_VALUE_TYPE, F_VALUE_INT64, F_VALUE_DOUBLE, F_VALUE_TEXT, F_VALUE_BLOB, F_VALUE_BYTES,
     F_BIND_NULL, F_BIND_INT64, F_BIND_DOUBLE, F_BIND_TEXT, F_BIND_BLOB,
     F_CHANGES64, F_LAST_INSERT_ROWID, F_DB_HANDLE,
     F_COUNT
@@ -66,12 +68,13 @@ static void *table[F_COUNT];
 #define p_clear_bindings ((stmt_fn)table[F_CLEAR_BINDINGS])
 #define p_finalize ((stmt_fn)table[F_FINALIZE])
 #define p_column_count ((stmt_fn)table[F_COLUMN_COUNT])
-#define p_column_type ((column_int_fn)table[F_COLUMN_TYPE])
-#define p_column_int64 ((column_int64_fn)table[F_COLUMN_INT64])
-#define p_column_double ((column_double_fn)table[F_COLUMN_DOUBLE])
-#define p_column_text ((column_ptr_fn)table[F_COLUMN_TEXT])
-#define p_column_blob ((column_ptr_fn)table[F_COLUMN_BLOB])
-#define p_column_bytes ((column_int_fn)table[F_COLUMN_BYTES])
+#define p_column_value ((column_value_fn)table[F_COLUMN_VALUE])
+#define p_value_type ((value_int_fn)table[F_VALUE_TYPE])
+#define p_value_int64 ((value_int64_fn)table[F_VALUE_INT64])
+#define p_value_double ((value_double_fn)table[F_VALUE_DOUBLE])
+#define p_value_text ((value_ptr_fn)table[F_VALUE_TEXT])
+#define p_value_blob ((value_ptr_fn)table[F_VALUE_BLOB])
+#define p_value_bytes ((value_int_fn)table[F_VALUE_BYTES])
 #define p_bind_null ((bind_null_fn)table[F_BIND_NULL])
 #define p_bind_int64 ((bind_int64_fn)table[F_BIND_INT64])
 #define p_bind_double ((bind_double_fn)table[F_BIND_DOUBLE])
@@ -176,8 +179,10 @@ PANLITE_EXPORT int panlite_exec_no_args(sqlite3 *db, const char *sql, int len, s
 /*
  * Copies one row of stmt (cols columns) into slot `row` of the batch: types[row*cols + c] is the
  * storage class, cells[...] the INTEGER value, the FLOAT's bits, or for TEXT and BLOB
- * (offset << 32 | length) into heap; NULL leaves 0. Text is read as UTF-8 (sqlite3_column_text), a
- * blob with sqlite3_column_blob; the type is read before either, as SQLite documents. Returns 0, or
+ * (offset << 32 | length) into heap; NULL leaves 0. Each column is read through sqlite3_column_value
+ * (its type, then the value: what sqlite3_column_type and sqlite3_column_int64 / _double / _text /
+ * _blob / _bytes return, in one look-up of the column instead of two, 20% less per row: experiment
+ * 050). Text is read as UTF-8; the type is read before the value, as SQLite documents. Returns 0, or
  * -1 when a text or blob is longer than value_limit or the heap has no room for the row (nothing of
  * it is kept: *heap_used is unchanged).
  */
@@ -187,21 +192,22 @@ static int copy_row(sqlite3_stmt *stmt, int cols, int row, int value_limit, unsi
     unsigned char *t = types + (size_t)row * cols;
     i64 *v = cells + (size_t)row * cols;
     for (int c = 0; c < cols; c++) {
-        int type = p_column_type(stmt, c);
+        sqlite3_value *value = p_column_value(stmt, c);
+        int type = p_value_type(value);
         t[c] = (unsigned char)type;
         switch (type) {
         case PANLITE_SQLITE_INTEGER:
-            v[c] = p_column_int64(stmt, c);
+            v[c] = p_value_int64(value);
             break;
         case PANLITE_SQLITE_FLOAT: {
-            double d = p_column_double(stmt, c);
+            double d = p_value_double(value);
             memcpy(&v[c], &d, sizeof d);
             break;
         }
         case PANLITE_SQLITE_TEXT:
         case PANLITE_SQLITE_BLOB: {
-            const void *p = type == PANLITE_SQLITE_TEXT ? (const void *)p_column_text(stmt, c) : p_column_blob(stmt, c);
-            int n = p_column_bytes(stmt, c);
+            const void *p = type == PANLITE_SQLITE_TEXT ? p_value_text(value) : p_value_blob(value);
+            int n = p_value_bytes(value);
             if (n < 0 || n > value_limit || n > heap_cap - used) {
                 return -1;
             }
@@ -267,6 +273,21 @@ PANLITE_EXPORT int panlite_fill_rows(sqlite3_stmt *stmt, int cols, int copy_curr
     out[1] = used;
     out[2] = pending;
     return rc;
+}
+
+/*
+ * Copies the row stmt is on into slot 0 of the batch, without a step (so nothing can call back
+ * into Java: the downcall may be critical). Results as panlite_fill_rows with copy_current and
+ * max_rows 1: returns ROW, out[0] 1 (or 0 with out[2] = 1 when the row does not fit).
+ */
+PANLITE_EXPORT int panlite_copy_current(sqlite3_stmt *stmt, int cols, int value_limit, unsigned char *types,
+                                        i64 *cells, unsigned char *heap, int heap_cap, int *out) {
+    int used = 0;
+    int fits = copy_row(stmt, cols, 0, value_limit, types, cells, heap, heap_cap, &used) == 0;
+    out[0] = fits;
+    out[1] = fits ? used : 0;
+    out[2] = !fits;
+    return PANLITE_SQLITE_ROW;
 }
 
 /*

@@ -33,9 +33,9 @@ final class NativeHelper {
 
     /** The SQLite functions the helper calls, in the order panlite_init takes their addresses. */
     static final String[] SQLITE_FUNCTIONS = {"sqlite3_prepare_v3", "sqlite3_step", "sqlite3_reset",
-        "sqlite3_clear_bindings", "sqlite3_finalize", "sqlite3_column_count", "sqlite3_column_type",
-        "sqlite3_column_int64", "sqlite3_column_double", "sqlite3_column_text", "sqlite3_column_blob",
-        "sqlite3_column_bytes", "sqlite3_bind_null", "sqlite3_bind_int64", "sqlite3_bind_double",
+        "sqlite3_clear_bindings", "sqlite3_finalize", "sqlite3_column_count", "sqlite3_column_value",
+        "sqlite3_value_type", "sqlite3_value_int64", "sqlite3_value_double", "sqlite3_value_text",
+        "sqlite3_value_blob", "sqlite3_value_bytes", "sqlite3_bind_null", "sqlite3_bind_int64", "sqlite3_bind_double",
         "sqlite3_bind_text", "sqlite3_bind_blob", "sqlite3_changes64", "sqlite3_last_insert_rowid",
         "sqlite3_db_handle"};
 
@@ -43,6 +43,7 @@ final class NativeHelper {
     private static final MethodHandle RESET_CLEAR;
     private static final MethodHandle EXEC_NO_ARGS;
     private static final MethodHandle FILL_ROWS;
+    private static final MethodHandle COPY_CURRENT;
     private static final MethodHandle RUN_BATCH;
     private static final String PATH;
     private static final String REASON;
@@ -67,6 +68,7 @@ final class NativeHelper {
         MethodHandle resetClear = null;
         MethodHandle execNoArgs = null;
         MethodHandle fillRows = null;
+        MethodHandle copyCurrent = null;
         MethodHandle runBatch = null;
         String path = null;
         String reason = null;
@@ -105,6 +107,10 @@ final class NativeHelper {
             fillRows = linker.downcallHandle(find(lookup, "panlite_fill_rows"), FunctionDescriptor.of(JAVA_INT,
                     ADDRESS, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, ADDRESS, JAVA_INT, ADDRESS,
                     ADDRESS));
+            // Critical: it only reads the row the statement is on (no step, no callback, no blocking).
+            copyCurrent = linker.downcallHandle(find(lookup, "panlite_copy_current"), FunctionDescriptor.of(JAVA_INT,
+                    ADDRESS, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, ADDRESS, JAVA_INT, ADDRESS),
+                    Linker.Option.critical(false));
             runBatch = linker.downcallHandle(find(lookup, "panlite_run_batch"), FunctionDescriptor.of(JAVA_INT,
                     ADDRESS, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, ADDRESS, JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
             MemorySegment functions = Arena.global().allocate(ADDRESS, SQLITE_FUNCTIONS.length);
@@ -126,12 +132,14 @@ final class NativeHelper {
             resetClear = null;
             execNoArgs = null;
             fillRows = null;
+            copyCurrent = null;
             runBatch = null;
             path = null;
         }
         RESET_CLEAR = resetClear;
         EXEC_NO_ARGS = execNoArgs;
         FILL_ROWS = fillRows;
+        COPY_CURRENT = copyCurrent;
         RUN_BATCH = runBatch;
         PATH = path;
         REASON = reason;
@@ -212,6 +220,10 @@ final class NativeHelper {
     /** {@link Fused#fillRows} in one crossing. */
     static int fillRows(long stmt, int cols, boolean copyCurrent, int maxRows, int valueLimit, RowBuffer buffer) {
         try {
+            if (copyCurrent && maxRows == 1) { // no step: the critical copy
+                return (int) COPY_CURRENT.invokeExact(MemorySegment.ofAddress(stmt), cols, valueLimit, buffer.types,
+                        buffer.cells, buffer.heap, (int) buffer.heap.byteSize(), buffer.out);
+            }
             return (int) FILL_ROWS.invokeExact(MemorySegment.ofAddress(stmt), cols, copyCurrent ? 1 : 0, maxRows,
                     valueLimit, buffer.types, buffer.cells, buffer.heap, (int) buffer.heap.byteSize(),
                     buffer.callbacks, buffer.out);

@@ -20,9 +20,9 @@ import java.util.concurrent.ScheduledFuture;
  * A result set reading a live SQLite statement. Rows are read ahead in batches ({@link RowBatch}):
  * one downcall, under the connection lock, steps up to N rows and copies their values into Java
  * arrays, and the getters read those with no lock and no downcall. N is the fetch size when one is
- * set, else 1 for the first fill (a point query steps no further than it would without a batch),
- * then 8, 32 and {@link RowBatch#DEFAULT_ROWS}; never more than setMaxRows leaves, nor than the
- * buffer holds. A row with a text or blob over the value limit, and every row when
+ * set; else the first row (which execute stepped to) is read in place, as a point query's row is
+ * cheapest read, and the fills after it take 8, 32, then {@link RowBatch#DEFAULT_ROWS} rows; never
+ * more than setMaxRows leaves, nor than the buffer holds. A row with a text or blob over the value limit, and every row when
  * {@code -Dpanlite.rowBatch=false}, is read in place: under the lock, straight from sqlite3_column_*.
  *
  * <p>What reading ahead keeps as it was: an error of the k-th step is thrown by the next() that
@@ -31,7 +31,6 @@ import java.util.concurrent.ScheduledFuture;
  * next(), as the step it would have interrupted would; conversions are SQLite's own.
  */
 final class StmtResultSet extends AbstractResultSet {
-    private static final int FIRST_ROWS = 1;
     private static final int GROWTH = 4;
     private static final int SECOND_ROWS = 8;
 
@@ -45,7 +44,7 @@ final class StmtResultSet extends AbstractResultSet {
     private int at = -1; // the current row's index in the batch; -1: read in place (the statement is on it)
     private int next; // the batch's next row to hand out
     private byte follow = RowBatch.PENDING; // what comes after the batch's rows (before the first: the first step's row)
-    private int nextFill = FIRST_ROWS; // rows of the next fill when no fetch size is set
+    private int nextFill = SECOND_ROWS; // rows of the next fill when no fetch size is set
     private int interruptsSeen; // the connection's interrupt count the rows held are known to be clear of
 
     StmtResultSet(JdbcStatement statement, Stmt stmt, int firstStep, boolean ownsStmt, long maxRows) {
@@ -60,6 +59,7 @@ final class StmtResultSet extends AbstractResultSet {
             batch = stmt.rowBatch();
             batch.clear();
             follow = firstStep == Sqlite.ROW ? RowBatch.PENDING : RowBatch.DONE;
+            interruptsSeen = db.interrupts(); // a cancel from now on is one the rows held must answer for
         } else {
             batch = null;
         }
@@ -143,6 +143,12 @@ final class StmtResultSet extends AbstractResultSet {
             return true;
         }
         at = -1;
+        if (first && follow == RowBatch.PENDING && fetchSize <= 0) {
+            // The first row, which execute already stepped to, is read in place: a point query then
+            // costs what it did without a batch (a copy of one row costs more than its few getters).
+            follow = RowBatch.MORE;
+            return true;
+        }
         switch (follow) {
             case RowBatch.DONE:
                 return false;
@@ -184,7 +190,7 @@ final class StmtResultSet extends AbstractResultSet {
     private int fillSize() {
         int n = fetchSize > 0 ? fetchSize : nextFill;
         if (fetchSize <= 0) {
-            nextFill = nextFill == FIRST_ROWS ? SECOND_ROWS : Math.min(RowBatch.DEFAULT_ROWS, nextFill * GROWTH);
+            nextFill = Math.min(RowBatch.DEFAULT_ROWS, nextFill * GROWTH);
         }
         n = Math.min(n, RowBatch.capacity(stmt.columnCount()));
         if (maxRows > 0) {
