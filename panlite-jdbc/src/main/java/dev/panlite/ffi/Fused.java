@@ -166,7 +166,7 @@ public final class Fused {
 
     /**
      * Runs {@code rows} parameter rows of {@code width} values from {@code buffer} (filled with
-     * {@link RowBuffer#putValue}/{@link RowBuffer#putBytes}) through {@code stmt}: per row bind, step
+     * {@link RowBuffer#putRows}) through {@code stmt}: per row bind, step
      * to the end, reset, and record sqlite3_changes64 (when {@code wantChanges}) and the last rowid.
      * Stops at the first row whose bind or step fails and returns its code, with
      * {@link RowBuffer#rows()} the rows completed before it (a failed step is left unreset, so its

@@ -71,25 +71,15 @@ public final class RowBuffer {
 
     // --- a batch of writes: Java fills the parameters, C binds and runs them
 
-    /** Parameter {@code i} (row-major) is NULL, an integer, or a double (kinds as the engine's Bindings). */
-    public void putValue(int i, byte kind, long bits) {
-        types.set(JAVA_BYTE, i, kind);
-        cells.setAtIndex(JAVA_LONG, i, bits);
-    }
-
     /**
-     * Parameter {@code i} is text or a blob: its bytes go to the heap at {@code heapAt}. Returns the
-     * heap position after it, or -1 when it does not fit (nothing written).
+     * The parameters of a chunk of rows, row-major: {@code count} kinds (as the engine's Bindings) and
+     * values (an integer, a double's bits, or {@code offset << 32 | length} of text or blob bytes in
+     * {@code heap}), and the first {@code heapUsed} bytes of {@code heap}.
      */
-    public int putBytes(int i, byte kind, byte[] value, int heapAt) {
-        int n = value.length;
-        if (n > HEAP_BYTES - heapAt) {
-            return -1;
-        }
-        MemorySegment.copy(value, 0, heap, JAVA_BYTE, heapAt, n);
-        types.set(JAVA_BYTE, i, kind);
-        cells.setAtIndex(JAVA_LONG, i, ((long) heapAt << 32) | n);
-        return heapAt + n;
+    public void putRows(byte[] kinds, long[] values, int count, byte[] fromHeap, int heapUsed) {
+        MemorySegment.copy(kinds, 0, types, JAVA_BYTE, 0, count);
+        MemorySegment.copy(values, 0, cells, JAVA_LONG, 0, count);
+        MemorySegment.copy(fromHeap, 0, heap, JAVA_BYTE, 0, heapUsed);
     }
 
     /** After a batch of writes: row {@code row}'s sqlite3_changes64 (0 unless asked for). */
