@@ -21,7 +21,7 @@ import org.openjdk.jmh.infra.Blackhole;
  * numbers and medians.
  *
  * <pre>java --enable-native-access=ALL-UNNAMED -cp jmh/target/benchmarks.jar dev.panlite.bench.Interleaved
- *     rounds blockMillis [floorPath]</pre>
+ *     rounds blockMillis [floorPath|-] [workload,workload...]</pre>
  */
 public final class Interleaved {
     private interface Op {
@@ -33,7 +33,7 @@ public final class Interleaved {
     public static void main(String[] args) throws Exception {
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 10;
         long blockMillis = args.length > 1 ? Long.parseLong(args[1]) : 300;
-        String floor = args.length > 2 ? args[2] : null;
+        String floor = args.length > 2 && !args[2].equals("-") ? args[2] : null;
         Blackhole bh = new Blackhole(
                 "Today's password is swordfish. I understand instantiating Blackholes directly is dangerous.");
         Field batching = null;
@@ -54,11 +54,18 @@ public final class Interleaved {
             ops.put("rows1000", read::rows1000);
             ops.put("wideRow", read::wideRow);
             ops.put("batchInsert100Tx", write::batchInsert100Tx);
+            ops.put("pointAdHoc", read::pointAdHoc);
+            ops.put("pointAdHocOpenResult", read::pointAdHocOpenResult);
+            ops.put("execNoArgs", read::execNoArgs);
+            ops.put("blobRoundTrip", read::blobRoundTrip);
+            ops.put("singleInsertAutocommit", write::singleInsertAutocommit);
+            ops.put("interactiveTx", write::interactiveTx);
             ops.put("clear", b -> write.clearScratch());
             variants.add(new Variant(v, v.startsWith("panlite") ? !v.endsWith("unbatched") : null, read, ops));
         }
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-        List<String> workloads = List.of("pointPrepared", "rows1000", "wideRow", "batchInsert100Tx");
+        List<String> workloads = args.length > 3 ? List.of(args[3].split(","))
+                : List.of("pointPrepared", "rows1000", "wideRow", "batchInsert100Tx");
         Map<String, List<double[]>> results = new LinkedHashMap<>(); // workload/variant -> per round {wall, cpu}
         Random shuffle = new Random(42);
         for (int round = -2; round < rounds; round++) { // two warm-up rounds, not recorded

@@ -141,26 +141,26 @@ public final class RowBatch {
 
     /** The UTF-8 or blob bytes of a TEXT or BLOB value (a copy). */
     public byte[] bytes(int row, int column) throws SQLException {
-        long v = cells[at(row, column)];
-        byte[] h = heap;
+        long v = slice(row, column);
         int offset = (int) (v >>> 32);
-        int length = (int) v;
-        if (length < 0 || offset < 0 || offset > h.length - length) {
-            throw movedMeanwhile();
-        }
-        return Arrays.copyOfRange(h, offset, offset + length);
+        return Arrays.copyOfRange(heap, offset, offset + (int) v);
     }
 
     /** A TEXT value as a String, decoded as sqlite3_column_text's bytes are. */
     public String text(int row, int column) throws SQLException {
+        long v = slice(row, column);
+        return new String(heap, (int) (v >>> 32), (int) v, StandardCharsets.UTF_8);
+    }
+
+    /** The heap offset and length of a text or blob, checked against the heap it will be read from. */
+    private long slice(int row, int column) throws SQLException {
         long v = cells[at(row, column)];
-        byte[] h = heap;
         int offset = (int) (v >>> 32);
         int length = (int) v;
-        if (length < 0 || offset < 0 || offset > h.length - length) {
+        if (length < 0 || offset < 0 || offset > heap.length - length) {
             throw movedMeanwhile();
         }
-        return new String(h, offset, length, StandardCharsets.UTF_8);
+        return v;
     }
 
     // ------------------------------------------------------------------ SQLite's conversions: lock held
