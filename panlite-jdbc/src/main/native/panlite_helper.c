@@ -30,12 +30,16 @@ typedef struct sqlite3_stmt sqlite3_stmt;
 #define PANLITE_SQLITE_BLOB 4
 #define PANLITE_SQLITE_NULL 5
 #define PANLITE_SQLITE_TRANSIENT ((void (*)(void *))-1)
+/* exec_no_args stopped before a statement that writes (no SQLite code is negative). */
+#define PANLITE_STOPPED_AT_WRITE (-2)
 
 /* Signatures of the SQLite functions used, as declared in sqlite3.h. */
 typedef long long i64;
 typedef int (*prepare_v3_fn)(sqlite3 *db, const char *sql, int nByte, unsigned int prepFlags,
                              sqlite3_stmt **ppStmt, const char **pzTail);
-typedef int (*stmt_fn)(sqlite3_stmt *stmt); /* step, reset, clear_bindings, finalize, column_count */
+typedef int (*stmt_fn)(sqlite3_stmt *stmt); /* step, reset, clear_bindings, finalize, column_count,
+                                               stmt_readonly, stmt_isexplain */
+typedef int (*db_fn)(sqlite3 *db);           /* get_autocommit */
 typedef struct sqlite3_value sqlite3_value;
 typedef sqlite3_value *(*column_value_fn)(sqlite3_stmt *stmt, int i);
 typedef int (*value_int_fn)(sqlite3_value *v); /* value_type, value_bytes */
@@ -58,6 +62,7 @@ enum {
     F_COLUMN_VALUE, F_VALUE_TYPE, F_VALUE_INT64, F_VALUE_DOUBLE, F_VALUE_TEXT, F_VALUE_BLOB, F_VALUE_BYTES,
     F_BIND_NULL, F_BIND_INT64, F_BIND_DOUBLE, F_BIND_TEXT, F_BIND_BLOB,
     F_CHANGES64, F_LAST_INSERT_ROWID, F_DB_HANDLE,
+    F_STMT_READONLY, F_STMT_ISEXPLAIN, F_GET_AUTOCOMMIT,
     F_COUNT
 };
 static void *table[F_COUNT];
@@ -83,10 +88,13 @@ static void *table[F_COUNT];
 #define p_changes64 ((db_int64_fn)table[F_CHANGES64])
 #define p_last_insert_rowid ((db_int64_fn)table[F_LAST_INSERT_ROWID])
 #define p_db_handle ((db_handle_fn)table[F_DB_HANDLE])
+#define p_stmt_readonly ((stmt_fn)table[F_STMT_READONLY])
+#define p_stmt_isexplain ((stmt_fn)table[F_STMT_ISEXPLAIN]) /* NULL below SQLite 3.28: EXPLAIN then counts as what it explains */
+#define p_get_autocommit ((db_fn)table[F_GET_AUTOCOMMIT])
 
 /*
  * Stores the SQLite function pointers (count of them, in the order of the enum above). Returns 0 on
- * success; -1 when a pointer is NULL or the count is not this helper's; -2 when the helper was
+ * success; -1 when a pointer is NULL (only sqlite3_stmt_isexplain may be) or the count is not this helper's; -2 when the helper was
  * already initialised with other pointers (a second copy of the driver in the same process bound
  * to another SQLite: it must not redirect the first one's calls, so it falls back). Calling it
  * again with the same pointers is harmless.
@@ -96,7 +104,7 @@ PANLITE_EXPORT int panlite_init(void *const *functions, int count) {
         return -1;
     }
     for (int i = 0; i < F_COUNT; i++) {
-        if (!functions[i]) {
+        if (!functions[i] && i != F_STMT_ISEXPLAIN) {
             return -1;
         }
     }
@@ -131,9 +139,13 @@ PANLITE_EXPORT int panlite_reset_clear(sqlite3_stmt *stmt) {
  * is finalized (which keeps the error readable on db), *out_stmt == NULL, and the error code is
  * returned; *out_tail is -1 when the error came from prepare (a grammar or schema error: the caller
  * reports it as such), else where the rest of the text starts. Text holding only whitespace or comments prepares to a NULL statement and is skipped.
+ *
+ * With stop_at_writes, a statement that writes the database (sqlite3_stmt_readonly false, not an
+ * EXPLAIN) met in auto-commit mode is not stepped: it comes back prepared in *out_stmt with
+ * PANLITE_STOPPED_AT_WRITE, so the caller can queue it for the write gate first.
  */
-PANLITE_EXPORT int panlite_exec_no_args(sqlite3 *db, const char *sql, int len, sqlite3_stmt **out_stmt,
-                                        int *out_tail) {
+PANLITE_EXPORT int panlite_exec_no_args(sqlite3 *db, const char *sql, int len, int stop_at_writes,
+                                        sqlite3_stmt **out_stmt, int *out_tail) {
     const char *end = sql + (len > 0 ? len : 0);
     const char *at = sql;
     while (at < end) {
@@ -152,6 +164,12 @@ PANLITE_EXPORT int panlite_exec_no_args(sqlite3 *db, const char *sql, int len, s
         if (!stmt) { /* only whitespace or a comment was left */
             at = next > at ? next : end; /* never loop on a tail that did not move */
             continue;
+        }
+        if (stop_at_writes && !p_stmt_readonly(stmt) && !(p_stmt_isexplain && p_stmt_isexplain(stmt))
+                && p_get_autocommit(db)) {
+            *out_stmt = stmt;
+            *out_tail = (int)(next - sql);
+            return PANLITE_STOPPED_AT_WRITE;
         }
         rc = p_step(stmt);
         if (p_column_count(stmt) > 0 && (rc == PANLITE_SQLITE_ROW || rc == PANLITE_SQLITE_DONE)) {

@@ -1,5 +1,6 @@
 package dev.panlite;
 
+import dev.panlite.engine.EngineConfig;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.sql.DriverPropertyInfo;
@@ -47,6 +48,9 @@ public final class Config {
     /** Query parameters of a URI filename that SQLite itself interprets (sqlite.org/uri.html). */
     private static final List<String> SQLITE_URI_PARAMS =
             List.of("vfs", "mode", "cache", "psow", "nolock", "immutable", "modeof");
+    /** The key in a URL's query string, for {@link #url()}. */
+    private static final java.util.regex.Pattern PASSWORD_IN_URL =
+            java.util.regex.Pattern.compile("(?i)([?&;]password=)[^&;]*");
     /** Sent by DriverManager and connection pools; SQLite has no users (password is a Setting: the key). */
     private static final Set<String> IGNORED_KEYS = Set.of("user");
     /** For error messages: every key, the limits folded into one group to keep it short. */
@@ -67,7 +71,7 @@ public final class Config {
     private final boolean leakWarning;
     private final boolean readUncommitted;
     private final List<String> pragmas;
-    private final List<LegacyPragma> legacyPragmas;
+    private final List<EngineConfig.LegacyPragma> legacyPragmas;
     private final String keyPragma;
     private final boolean generatedKeys;
     private final Map<Integer, Integer> limits;
@@ -76,11 +80,9 @@ public final class Config {
     private final DatePrecision datePrecision;
     private final DateTimeFormatter dateFormatter;
 
-    /** A deprecated PRAGMA to apply: {@code set}, then {@code query} returns no row if SQLite lacks it. */
-    public record LegacyPragma(String key, String set, String query) {}
 
     private Config(String url, String filename, Map<Setting, String> given) throws SQLException {
-        this.url = url;
+        this.url = PASSWORD_IN_URL.matcher(url).replaceAll("$1***"); // getURL() and logs never show the key
         this.filename = filename;
         this.given = given;
 
@@ -109,12 +111,12 @@ public final class Config {
         this.readUncommitted = Boolean.parseBoolean(get(Setting.READ_UNCOMMITTED));
 
         List<String> p = new ArrayList<>();
-        List<LegacyPragma> legacy = new ArrayList<>();
+        List<EngineConfig.LegacyPragma> legacy = new ArrayList<>();
         Map<Integer, Integer> l = new TreeMap<>();
         given.forEach((s, v) -> {
             switch (s.use()) {
                 case PRAGMA -> p.add(s.pragma(v));
-                case LEGACY -> legacy.add(new LegacyPragma(s.key(), s.pragma(v), s.pragmaQuery()));
+                case LEGACY -> legacy.add(new EngineConfig.LegacyPragma(s.key(), s.pragma(v), s.pragmaQuery()));
                 case LIMIT -> l.put(s.limitId(), Integer.parseInt(v));
                 default -> { }
             }
@@ -122,7 +124,7 @@ public final class Config {
         this.pragmas = List.copyOf(p);
         this.legacyPragmas = List.copyOf(legacy);
         this.limits = Collections.unmodifiableMap(l);
-        this.keyPragma = keyPragma(get(Setting.PASSWORD), get(Setting.HEXKEY_MODE));
+        this.keyPragma = keyPragma(value(Setting.PASSWORD), get(Setting.HEXKEY_MODE));
         this.generatedKeys = Boolean.parseBoolean(get(Setting.JDBC_GET_GENERATED_KEYS));
 
         TransactionMode mode = TransactionMode.valueOf(get(Setting.TRANSACTION_MODE));
@@ -209,7 +211,7 @@ public final class Config {
                     // keep the default: this method only informs
                 }
             }
-            DriverPropertyInfo d = new DriverPropertyInfo(s.key(), value);
+            DriverPropertyInfo d = new DriverPropertyInfo(s.key(), s == Setting.PASSWORD && value != null ? "***" : value);
             d.description = s.description();
             d.choices = s.choices();
             d.required = false;
@@ -361,7 +363,7 @@ public final class Config {
         return "\"" + (value.length() > 80 ? value.substring(0, 80) + "..." : value) + "\"";
     }
 
-    /** The URL as given to {@link #parse}. */
+    /** The URL as given to {@link #parse}, a password in it shown as {@code ***}. */
     public String url() {
         return url;
     }
@@ -378,7 +380,7 @@ public final class Config {
      * SQLITE_OPEN_* flags from open_mode and shared_cache, plus SQLITE_OPEN_URI for a {@code file:}
      * filename. Without NOMUTEX and EXRESCODE: the engine adds those.
      */
-    public int openFlags() {
+    int openFlags() {
         return openFlags;
     }
 
@@ -401,7 +403,7 @@ public final class Config {
     }
 
     /** enable_load_extension: SQL's load_extension() may load extensions. */
-    public boolean loadExtensions() {
+    boolean loadExtensions() {
         return Boolean.parseBoolean(get(Setting.ENABLE_LOAD_EXTENSION));
     }
 
@@ -410,20 +412,20 @@ public final class Config {
      * {@link Setting}'s declaration (page_size before journal_mode, header writes last). Built
      * only from validated values. Empty when none is given.
      */
-    public List<String> pragmas() {
+    List<String> pragmas() {
         return pragmas;
     }
 
     /** The incumbent's deprecated PRAGMAs given, each applied only where SQLite still has it. */
-    public List<LegacyPragma> legacyPragmas() {
+    List<EngineConfig.LegacyPragma> legacyPragmas() {
         return legacyPragmas;
     }
 
     /**
      * The PRAGMA setting the encryption key (password, hexkey_mode), to run before anything else
-     * reads the database; null without a password. Never part of {@link #toString()}.
+     * reads the database; null without a password. Never part of {@link #toString()} or the public API.
      */
-    public String keyPragma() {
+    String keyPragma() {
         return keyPragma;
     }
 
@@ -433,7 +435,7 @@ public final class Config {
     }
 
     /** SQLITE_LIMIT_* id to value for each limit_* setting given, by ascending id. */
-    public Map<Integer, Integer> limits() {
+    Map<Integer, Integer> limits() {
         return limits;
     }
 
@@ -462,7 +464,7 @@ public final class Config {
         return stmtCacheSize;
     }
 
-    public boolean cacheTxStatements() {
+    boolean cacheTxStatements() {
         return cacheTxStatements;
     }
 
@@ -481,7 +483,22 @@ public final class Config {
      * a PRAGMA or limit setting left to SQLite).
      */
     public String get(Setting s) {
+        return s == Setting.PASSWORD && isSet(s) ? "***" : value(s); // the key stays out of the public API
+    }
+
+    /** The effective value, the key included: for this package only. */
+    String value(Setting s) {
         return given.getOrDefault(s, s.defaultValue());
+    }
+
+    /**
+     * What the engine opens and runs the connection with, the key included: for this package only
+     * (the Driver and the data sources), so no public method hands the key out.
+     */
+    EngineConfig engine() {
+        return new EngineConfig(filename, resource, openFlags, readOnlyOpen, busyTimeoutMillis, loadExtensions(),
+                pragmas, legacyPragmas, keyPragma, limits, transactionMode.beginSql(),
+                transactionMode == TransactionMode.DEFERRED, stmtCacheSize, cacheTxStatements, leakWarning, toString());
     }
 
     /** Whether the URL or Properties gave this setting. */

@@ -41,7 +41,7 @@ public final class Driver implements java.sql.Driver {
             return null;
         }
         Config config = Config.parse(url, info);
-        return new JdbcConnection(Database.open(config));
+        return new JdbcConnection(Database.open(config.engine()), config);
     }
 
     @Override

@@ -20,8 +20,9 @@ import javax.sql.StatementEventListener;
 /**
  * One physical connection handed out by {@link PanliteConnectionPoolDataSource}. Each
  * {@link #getConnection()} returns a logical handle (a {@link Proxy} over the physical connection):
- * its {@code close()} rolls back an open transaction (auto-commit on again), closes the statements made through it and
- * sends {@code connectionClosed} instead of closing the physical connection; an
+ * its {@code close()} rolls back an open transaction, closes the statements made through it, puts
+ * back what its user changed (see {@link Initial}) and sends {@code connectionClosed} instead of
+ * closing the physical connection, so the next handle starts as a new connection would; an
  * {@link SQLException} whose SQLState is of class 08 (connection exception) sends
  * {@code connectionErrorOccurred}, after which the pool should {@link #close()} this object.
  *
@@ -30,13 +31,26 @@ import javax.sql.StatementEventListener;
  */
 final class PanlitePooledConnection implements PooledConnection {
     private final Connection physical;
+    private final Initial initial;
     private final List<ConnectionEventListener> listeners = new CopyOnWriteArrayList<>();
     private final List<StatementEventListener> statementListeners = new CopyOnWriteArrayList<>();
     private Handle current; // the open logical handle, if any
 
-    PanlitePooledConnection(Connection physical) {
+    PanlitePooledConnection(Connection physical) throws SQLException {
         this.physical = physical;
+        this.initial = new Initial(physical.isReadOnly(), physical.getTransactionIsolation(),
+                physical.getHoldability(), physical.getSchema(), physical.getNetworkTimeout());
     }
+
+    /**
+     * What a new connection starts with, restored when a logical handle closes, for what its user
+     * changed (only that, as HikariCP's dirty bits: resetting read-only runs a PRAGMA): auto-commit,
+     * read-only, isolation, holdability, type map, client info, schema, network timeout, and the busy
+     * handler, progress handler and change listeners set through the handle (which implements
+     * {@link PanliteConnection}; what is set on {@code unwrap}'s physical connection stays, as with
+     * HikariCP); warnings are always cleared.
+     */
+    private record Initial(boolean readOnly, int isolation, int holdability, String schema, int networkTimeout) {}
 
     /*
      * The monitor of this object guards only `current`, never while a handle closes: closing one
@@ -110,6 +124,8 @@ final class PanlitePooledConnection implements PooledConnection {
     /** The logical connection: forwards to the physical one until closed. */
     private final class Handle implements InvocationHandler {
         private final List<Statement> statements = new ArrayList<>();
+        private final java.util.Set<String> changed = java.util.concurrent.ConcurrentHashMap.newKeySet(); // setters called
+        private final List<ChangeListener> changeListeners = new CopyOnWriteArrayList<>(); // added through this handle
         private volatile boolean closed;
 
         @Override
@@ -129,6 +145,7 @@ final class PanlitePooledConnection implements PooledConnection {
                         return false;
                     }
                     break;
+
                 case "close":
                     if (!closed) {
                         try {
@@ -151,6 +168,14 @@ final class PanlitePooledConnection implements PooledConnection {
                 Object result = method.invoke(physical, args);
                 if (result instanceof Statement s) {
                     track(s);
+                }
+                String name = method.getName();
+                if (name.startsWith("set") && !name.equals("setSavepoint") && !name.equals("setAutoCommit")) {
+                    changed.add(name); // setAutoCommit: put back whatever happened (see closeHandle)
+                } else if (name.equals("addChangeListener")) {
+                    changeListeners.add((ChangeListener) args[0]);
+                } else if (name.equals("removeChangeListener")) {
+                    changeListeners.remove(args[0]);
                 }
                 return result;
             } catch (InvocationTargetException e) {
@@ -185,10 +210,52 @@ final class PanlitePooledConnection implements PooledConnection {
             for (Statement s : open) {
                 s.close();
             }
-            if (!physical.isClosed() && !physical.getAutoCommit()) {
+            if (physical.isClosed()) {
+                return;
+            }
+            if (!physical.getAutoCommit()) {
                 physical.rollback();
                 physical.setAutoCommit(true); // the next handle starts as a new connection would
             }
+            reset();
+        }
+
+        /** Puts back what this handle's user changed; see {@link Initial}. */
+        private void reset() throws SQLException {
+            if (changed.remove("setReadOnly")) {
+                physical.setReadOnly(initial.readOnly());
+            }
+            if (changed.remove("setTransactionIsolation")) {
+                physical.setTransactionIsolation(initial.isolation());
+            }
+            if (changed.remove("setHoldability")) {
+                physical.setHoldability(initial.holdability());
+            }
+            if (changed.remove("setTypeMap")) {
+                physical.setTypeMap(new java.util.HashMap<>());
+            }
+            if (changed.remove("setClientInfo")) {
+                physical.setClientInfo(new java.util.Properties());
+            }
+            if (changed.remove("setSchema")) {
+                physical.setSchema(initial.schema());
+            }
+            if (changed.remove("setNetworkTimeout")) {
+                physical.setNetworkTimeout(Runnable::run, initial.networkTimeout());
+            }
+            PanliteConnection extras = physical.unwrap(PanliteConnection.class);
+            if (changed.remove("setBusyHandler")) {
+                extras.setBusyHandler(null);
+            }
+            if (changed.remove("setProgressHandler")) {
+                extras.setProgressHandler(0, null);
+            }
+            for (ChangeListener l : changeListeners) {
+                extras.removeChangeListener(l);
+            }
+            changeListeners.clear();
+            changed.clear();
+            physical.clearWarnings();
         }
     }
 

@@ -497,4 +497,31 @@ class ConfigTest {
     private static DriverPropertyInfo byName(DriverPropertyInfo[] info, String name) {
         return Arrays.stream(info).filter(d -> d.name.equals(name)).findFirst().orElseThrow();
     }
+
+    /** The key never comes out of the public API: no public method of Config hands it out, in any form. */
+    @Test
+    void noPublicMethodRevealsTheKey() throws Exception {
+        Config c = parse("jdbc:sqlite:a.db?password=sekrit-K3y&hexkey_mode=NONE");
+        assertEquals("PRAGMA key = 'sekrit-K3y'", c.keyPragma(), "the engine still gets it");
+        for (java.lang.reflect.Method m : Config.class.getMethods()) {
+            if (java.lang.reflect.Modifier.isStatic(m.getModifiers()) || m.getDeclaringClass() == Object.class
+                    && !m.getName().equals("toString")) {
+                continue;
+            }
+            List<Object> answers = new java.util.ArrayList<>();
+            if (m.getParameterCount() == 0) {
+                answers.add(m.invoke(c));
+            } else if (m.getParameterCount() == 1 && m.getParameterTypes()[0] == Setting.class) {
+                for (Setting s : Setting.values()) {
+                    answers.add(m.invoke(c, s));
+                }
+            }
+            for (Object answer : answers) {
+                assertFalse(String.valueOf(answer).contains("sekrit"), m.getName() + " revealed the key: " + answer);
+            }
+        }
+        assertEquals("***", c.get(Setting.PASSWORD));
+        assertTrue(c.isSet(Setting.PASSWORD));
+        assertFalse(java.lang.reflect.Modifier.isPublic(Config.class.getDeclaredMethod("keyPragma").getModifiers()));
+    }
 }

@@ -51,8 +51,37 @@ class LayeringTest {
         assertEquals(List.of(), found);
     }
 
+    /**
+     * Data flows one way: dev.panlite (the public surface) -> jdbc -> engine -> ffi. The engine and
+     * ffi name nothing of the public package, so nothing only they read (Config's key PRAGMA) has
+     * to be public there; the one exception is {@code SqliteError}, the interface the engine's
+     * exceptions implement for users (a type with no state). ffi names nothing above it.
+     */
+    @Test
+    void lowerLayersNameNothingAboveThem() throws IOException {
+        Pattern publicType = Pattern.compile("\\bdev\\.panlite\\.(?!engine\\b|ffi\\b|jdbc\\b|SqliteError\\b)[A-Za-z]");
+        Pattern aboveFfi = Pattern.compile("\\bdev\\.panlite\\.(engine|jdbc|[A-Z])");
+        Pattern aboveEngine = Pattern.compile("\\bdev\\.panlite\\.jdbc\\b");
+        List<String> found = new ArrayList<>(offending(MAIN.resolve("engine"), code(publicType), true));
+        found.addAll(offending(MAIN.resolve("engine"), code(aboveEngine), true));
+        found.addAll(offending(MAIN.resolve("ffi"), code(aboveFfi), true));
+        assertEquals(List.of(), found);
+    }
+
+    /** Matches {@code p} outside comments and string literals (JFR's @Name("dev.panlite.LockWait") is a string). */
+    private static Pattern code(Pattern p) {
+        return Pattern.compile("^(?!\\s*(\\*|//|/\\*))(?:[^\"]|\"[^\"]*\")*?" + p.pattern());
+    }
+
     @Test
     void theCheckFindsWhatItLooksFor() {
+        Pattern publicType = code(Pattern.compile("\\bdev\\.panlite\\.(?!engine\\b|ffi\\b|jdbc\\b|SqliteError\\b)[A-Za-z]"));
+        assertTrue(publicType.matcher("import dev.panlite.Config;").find());
+        assertTrue(publicType.matcher("    void f(dev.panlite.BusyHandler h) {").find());
+        assertTrue(!publicType.matcher("import dev.panlite.SqliteError;").find());
+        assertTrue(!publicType.matcher("import dev.panlite.ffi.Sqlite;").find());
+        assertTrue(!publicType.matcher("@Name(\"dev.panlite.LockWait\")").find());
+        assertTrue(!publicType.matcher(" * the public {@code dev.panlite.BusyHandler}").find());
         assertTrue(NATIVE_CALL.matcher("int rc = Sqlite.step(handle);").find());
         assertTrue(!NATIVE_CALL.matcher("if (rc == Sqlite.ROW) {").find());
     }

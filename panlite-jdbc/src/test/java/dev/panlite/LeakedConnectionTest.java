@@ -17,7 +17,7 @@ import java.util.logging.Logger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A connection that becomes unreachable without close() is closed by a Cleaner: rolled back, finalized, closed. */
+/** A connection that becomes unreachable without close() is closed by the Reclaimer: rolled back, finalized, closed. */
 class LeakedConnectionTest {
     @TempDir
     Path dir;

@@ -25,4 +25,26 @@ class ReadmeTest {
         assertTrue(readme.contains("\nmvn verify "), "README quick start shows the test command");
         assertTrue(ci.contains("\nmvn verify\n"), ".ci/run runs exactly the README test command");
     }
+
+    /** Every relative link of the README (results, experiments, sources) points at a file of the repository. */
+    @Test
+    void everyRelativeLinkExists() throws IOException {
+        Path root = Path.of("..").toAbsolutePath().normalize();
+        String readme = Files.readString(root.resolve("README.md"));
+        java.util.regex.Matcher links = java.util.regex.Pattern.compile("\\]\\(([^)#\\s]+)(?:#[^)]*)?\\)").matcher(readme);
+        java.util.List<String> missing = new java.util.ArrayList<>();
+        int checked = 0;
+        while (links.find()) {
+            String target = links.group(1);
+            if (target.contains("://") || target.startsWith("mailto:")) {
+                continue;
+            }
+            checked++;
+            if (!Files.exists(root.resolve(target))) {
+                missing.add(target);
+            }
+        }
+        assertTrue(checked > 5, "the README's links were found (" + checked + ")");
+        assertTrue(missing.isEmpty(), "README.md links to files that do not exist: " + missing);
+    }
 }

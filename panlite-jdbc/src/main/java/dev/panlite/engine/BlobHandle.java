@@ -84,7 +84,7 @@ public final class BlobHandle {
         if (handle != 0) {
             long h = handle;
             handle = 0;
-            db.untrack(this);
+            db.blobs().untrack(this);
             Sqlite.blobClose(h);
         }
     }

@@ -1,17 +1,22 @@
 package dev.panlite.engine;
 
-import dev.panlite.BusyHandler;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /**
  * One wait for a lock, in Java: how long it may last ({@code busy_timeout}, or as long as the
- * connection's {@link BusyHandler} says), how long each park is, and its JFR event. SQLite itself
+ * connection's busy handler says), how long each park is, and its JFR event. SQLite itself
  * never sleeps (sqlite3_busy_timeout is 0), so a waiting virtual thread unmounts instead of pinning
  * its carrier inside sqlite3_step.
  */
-final class BusyWait {
+public final class BusyWait {
+    /** The connection's busy handler (the public {@code dev.panlite.BusyHandler}, adapted by the JDBC layer). */
+    @FunctionalInterface
+    public interface Handler {
+        boolean keepWaiting(int attempts, java.time.Duration waited);
+    }
+
     /** Parks between retries of SQLITE_BUSY: short at first (most locks are short), capped. */
     private static final long FIRST_PARK_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
     private static final long MAX_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
@@ -20,11 +25,11 @@ final class BusyWait {
 
     private final long start = System.nanoTime();
     private final long timeoutNanos;
-    private final BusyHandler handler;
+    private final Handler handler;
     private final LockWaitEvent event = new LockWaitEvent();
     private int attempts;
 
-    BusyWait(int busyTimeoutMillis, BusyHandler handler, String file, String lock) {
+    BusyWait(int busyTimeoutMillis, Handler handler, String file, String lock) {
         this.timeoutNanos = TimeUnit.MILLISECONDS.toNanos(busyTimeoutMillis);
         this.handler = handler;
         event.begin();

@@ -1,6 +1,5 @@
 package dev.panlite.engine;
 
-import dev.panlite.Config;
 import dev.panlite.ffi.Fused;
 import dev.panlite.ffi.Scratch;
 import dev.panlite.ffi.Sqlite;
@@ -9,58 +8,56 @@ import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
 import java.util.Map;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * One open {@code sqlite3*} with everything whose lifetime is the connection's: the lock, the
- * native scratch memory, the statement cache, the transaction statements and the list of every
- * statement it prepared.
+ * One open {@code sqlite3*}: its lifetime and its lock, the native scratch memory, the statement
+ * cache and the list of every statement it prepared, errors, and close. What runs on it has a class
+ * of its own, reached from here: {@link TextExecution} (SQL text as it comes), {@link Transactions},
+ * {@link Interrupts} (cancel and timeouts), {@link Backups} (backup, serialize), {@link OpenBlobs}
+ * and {@link UserCode} (functions, collations, hooks).
  *
  * <p>Threading: the connection is opened in multi-thread mode (NOMUTEX) and every native call
  * sequence runs with {@link #lock()} held (asserted); closed-ness is checked under it. Only
- * {@link #interrupt()} runs without it (sqlite3_interrupt is safe from any thread), guarded
- * against a concurrent close by {@code interruptGuard}. See the package documentation for the
- * invariants.
+ * {@link Interrupts#interrupt()} runs without it (sqlite3_interrupt is safe from any thread), guarded
+ * against a concurrent close. See the package documentation for the invariants.
  */
 public final class Database {
     private final ReentrantLock lock = new ReentrantLock();
-    private final Object interruptGuard = new Object();
-    private final Config config;
+    private final EngineConfig config;
     private final Scratch scratch;
     private final StatementCache cache; // null when stmt_cache_size=0
-    private final int[] recentTexts = new int[8]; // hashes of the last texts Statement.execute ran (ranBefore)
-    private int recentAt;
-    private final TxStatements tx;
     private final WriteAccess writeAccess; // the write gate and the Java-side busy wait
+    private final TextExecution text;
+    private final Transactions transactions;
+    private final Interrupts interrupts;
+    private Conversions conversions; // SQLite's value conversions for rows read ahead, made on first use
+    private final Backups backups;
+    private final OpenBlobs blobs;
+    private final UserCode userCode;
     private long db;
     private java.nio.file.Path resourceCopy; // jdbc:sqlite::resource: opens a temporary copy, deleted on close
     private volatile boolean closed;
     private volatile boolean closeWhenIdle; // close() was called inside a callback: done when the lock holder leaves
     private Stmt live; // every statement this connection prepared and has not finalized (Stmt.prevLive/nextLive)
-    private boolean autoCommit = true;
-    private long transactionNumber; // counts transactions the driver began: savepoints belong to one
-    private boolean readOnly; // JDBC read-only (query_only): see setReadOnly
 
-    // query timeouts: which execution may still be interrupted, and whether the last interrupt was a timeout
-    private long executionCounter;
-    private volatile long timedExecution;
-    private volatile boolean interruptedByTimeout;
-    private volatile int interrupts; // sqlite3_interrupt calls: a result set reading ahead replays one (RowBatch)
-    private Conversions conversions; // SQLite's value conversions for rows read ahead, made on first use
-
-    private Database(Config config, long db) {
+    private Database(EngineConfig config, long db) {
         this.config = config;
         this.db = db;
         this.scratch = new Scratch();
         this.cache = config.stmtCacheSize() > 0 ? new StatementCache(config.stmtCacheSize()) : null;
-        this.tx = new TxStatements(this, config.transactionMode().beginSql(), config.cacheTxStatements());
         this.writeAccess = new WriteAccess(this, Sqlite.mainFilename(db), config.busyTimeoutMillis());
+        this.text = new TextExecution(this, cache);
+        this.transactions = new Transactions(this, config);
+        this.interrupts = new Interrupts(db, writeAccess);
+        this.backups = new Backups(this, config.busyTimeoutMillis());
+        this.blobs = new OpenBlobs(this);
+        this.userCode = new UserCode(this);
         Reclaimer.opened();
     }
 
     /** Opens the database {@code config} names and applies its settings. */
-    public static Database open(Config config) throws SQLException {
+    public static Database open(EngineConfig config) throws SQLException {
         String loadError = SqliteLibrary.loadError();
         if (loadError != null) {
             throw new SQLNonTransientConnectionException(loadError, "08001");
@@ -99,7 +96,7 @@ public final class Database {
                         + " database unencrypted. Load SQLCipher or SQLite3MultipleCiphers with -D"
                         + SqliteLibrary.LIBRARY_PROPERTY + "=/path/to/library, or remove password.", "08001");
             }
-            execute(config.keyPragma());
+            text.execute(config.keyPragma());
         }
         // SQLite never sleeps inside a downcall: busy_timeout is honoured by the Java-side wait (WriteAccess)
         Sqlite.busyTimeout(db, 0);
@@ -111,10 +108,10 @@ public final class Database {
             Sqlite.limit(db, limit.getKey(), limit.getValue());
         }
         for (String pragma : config.pragmas()) {
-            execute(pragma);
+            text.execute(pragma);
         }
-        for (Config.LegacyPragma legacy : config.legacyPragmas()) {
-            execute(legacy.set());
+        for (EngineConfig.LegacyPragma legacy : config.legacyPragmas()) {
+            text.execute(legacy.set());
             if (!returnsRow(legacy.query())) { // SQLite ignores a PRAGMA it does not know
                 SettingWarnings.once(config.toString(), legacy.key(), "Setting " + legacy.key() + " is accepted but"
                         + " has no effect: SQLite " + Sqlite.libversion() + " no longer has PRAGMA " + legacy.key()
@@ -138,8 +135,45 @@ public final class Database {
         }
     }
 
-    public Config config() {
+    public EngineConfig config() {
         return config;
+    }
+
+    /** SQL text as it comes: Statement.execute, settings, scripts. */
+    public TextExecution text() {
+        return text;
+    }
+
+    public Transactions transactions() {
+        return transactions;
+    }
+
+    /** Cancel, abort and query timeouts: the part usable from any thread. */
+    public Interrupts interrupts() {
+        return interrupts;
+    }
+
+    /** SQLite's conversions of values held in Java (RowBatch). Lock held. */
+    Conversions conversions() {
+        assert isLockedByMe();
+        if (conversions == null) {
+            conversions = new Conversions(this);
+        }
+        return conversions;
+    }
+
+    /** Online backup, serialize and deserialize. */
+    public Backups backups() {
+        return backups;
+    }
+
+    public OpenBlobs blobs() {
+        return blobs;
+    }
+
+    /** Java functions, aggregates, collations, change hooks and the progress handler. */
+    public UserCode userCode() {
+        return userCode;
     }
 
     public void lock() {
@@ -152,7 +186,7 @@ public final class Database {
      */
     public void lockInterrupting() {
         if (!lock.tryLock()) {
-            interrupt();
+            interrupts.interrupt();
             lock.lock();
         }
     }
@@ -161,16 +195,11 @@ public final class Database {
         return writeAccess;
     }
 
-    /** True when the connection cannot write: its transactions begin deferred and never queue for the gate. */
-    boolean readOnlyAny() {
-        return readOnly || config.readOnlyOpen();
-    }
-
     /**
      * Consulted by the Java-side wait for locks instead of busy_timeout (null: busy_timeout again).
      * Safe from any thread.
      */
-    public void setBusyHandler(dev.panlite.BusyHandler handler) {
+    public void setBusyHandler(BusyWait.Handler handler) {
         writeAccess.setBusyHandler(handler);
     }
 
@@ -210,6 +239,14 @@ public final class Database {
                     + " returns", null,
                     ResultCodes.Phase.EXECUTE);
         }
+    }
+
+    /**
+     * Whether a callback that cannot report errors to SQLite (a collation) failed during the last
+     * step: the step then counts as failed, whatever SQLite returned. Lock held.
+     */
+    boolean callbackFailed() {
+        return scratch.callbacks().failed();
     }
 
     /** For assertions: native calls on this connection need its lock. */
@@ -273,6 +310,10 @@ public final class Database {
         if (pending != null) {
             return pending;
         }
+        Throwable callbackFailure = scratch.callbacks().takeFailure();
+        if (callbackFailure != null) { // a collation threw: it could only interrupt the statement
+            return ResultCodes.callbackFailed(callbackFailure, sql);
+        }
         int extended = Sqlite.extendedErrcode(db);
         String message;
         if ((extended & 0xff) == (rc & 0xff)) {
@@ -281,7 +322,7 @@ public final class Database {
             extended = rc;
             message = Sqlite.errstr(rc);
         }
-        if ((rc & 0xff) == Sqlite.INTERRUPT && interruptedByTimeout) {
+        if ((rc & 0xff) == Sqlite.INTERRUPT && interrupts.lastWasTimeout()) {
             phase = ResultCodes.Phase.TIMED_OUT;
         } else if ((rc & 0xff) == Sqlite.ERROR && Sqlite.errorOffset(db) >= 0) {
             phase = ResultCodes.Phase.PREPARE; // SQLite points into the text: a grammar or schema error
@@ -323,37 +364,13 @@ public final class Database {
             throw ResultCodes.exception(Sqlite.MISUSE, "The SQL text holds no statement", sql, ResultCodes.Phase.PREPARE);
         }
         Stmt stmt = new Stmt(this, handle, sql, cacheable);
-        if (hasMoreSql(utf8, scratch.tailOffset())) {
+        if (SqlText.hasMoreSql(utf8, scratch.tailOffset())) {
             stmt.finalizeNow();
             throw ResultCodes.exception(Sqlite.ERROR,
                     "A prepared statement takes one SQL statement; use Statement.execute for several", sql,
                     ResultCodes.Phase.PREPARE);
         }
         return stmt;
-    }
-
-    /** True when anything but whitespace, semicolons and comments follows {@code from}. */
-    public static boolean hasMoreSql(byte[] sql, int from) {
-        int i = from;
-        while (i < sql.length) {
-            byte b = sql[i];
-            if (b == ' ' || b == '\t' || b == '\n' || b == '\r' || b == '\f' || b == ';') {
-                i++;
-            } else if (b == '-' && i + 1 < sql.length && sql[i + 1] == '-') {
-                while (i < sql.length && sql[i] != '\n') {
-                    i++;
-                }
-            } else if (b == '/' && i + 1 < sql.length && sql[i + 1] == '*') {
-                int end = i + 2;
-                while (end + 1 < sql.length && !(sql[end] == '*' && sql[end + 1] == '/')) {
-                    end++;
-                }
-                i = end + 2;
-            } else {
-                return true;
-            }
-        }
-        return false;
     }
 
     /**
@@ -390,155 +407,6 @@ public final class Database {
         }
     }
 
-    /** What {@link #executeUntilQuery} found: the first query (stepped once) and where the rest of the text starts. */
-    public record Executed(Stmt query, int firstStep, byte[] sql, int tailOffset) {}
-
-    /**
-     * Runs the parameterless SQL in {@code utf8[offset..]} statement by statement (one crossing with
-     * the helper) until one of them is a query; that query comes back stepped once. Lock held.
-     */
-    public Executed executeUntilQuery(String sqlText, byte[] utf8, int offset) throws SQLException {
-        assert isLockedByMe();
-        checkOpen();
-        if (offset == 0 && cache != null) {
-            Stmt cached = cache.take(sqlText, false);
-            if (cached != null) {
-                return executeCached(cached, utf8);
-            }
-        }
-        // SQL text is not prepared before it runs, so the gate is taken from its first keyword
-        boolean gated = !writeAccess.holdsGate() && !readOnlyAny() && SqlText.mayWrite(sqlText)
-                && Sqlite.getAutocommit(db);
-        if (gated) {
-            writeAccess.acquire(sqlText);
-        }
-        StatementEvent event = StatementEvent.startIfEnabled();
-        try {
-            int rc = Fused.execNoArgs(scratch, db, utf8, offset, utf8.length - offset);
-            if ((rc & 0xff) == Sqlite.BUSY && scratch.tailOffset() >= 0) {
-                rc = retryBusyText(rc, sqlText, utf8, offset);
-            }
-            long query = scratch.preparedStmt();
-            StatementEvent.finish(event, sqlText, writeAccess.file(), rc);
-            if (rc != Sqlite.ROW && rc != Sqlite.DONE) {
-                throw error(rc, sqlText, scratch.tailOffset() < 0 ? ResultCodes.Phase.PREPARE : ResultCodes.Phase.EXECUTE);
-            }
-            // a query that is the whole text, run before: cached on close, so the next run skips the prepare
-            boolean cacheable = query != 0 && offset == 0 && cache != null
-                    && !hasMoreSql(utf8, scratch.tailOffset()) && ranBefore(sqlText);
-            Stmt stmt = query == 0 ? null : new Stmt(this, query, sqlText, cacheable);
-            if (stmt != null) {
-                stmt.markStepped();
-                if (gated && writeAccess.holdsGate() && stmt.writes()) {
-                    writeAccess.holdFor(stmt); // INSERT ... RETURNING: the gate stays until its rows are read
-                    gated = false;
-                }
-            }
-            return new Executed(stmt, rc, utf8, scratch.tailOffset());
-        } finally {
-            writeAccess.releaseIfNoTransaction(); // also when SQL text ended a transaction (COMMIT as text)
-        }
-    }
-
-    /**
-     * Statement.execute of a text the cache holds (one statement: a query run before, or the text
-     * of a PreparedStatement): stepped once like any prepared statement (the write path's first
-     * step). A statement without columns has run to its end and goes back to the cache. Lock held.
-     */
-    private Executed executeCached(Stmt stmt, byte[] utf8) throws SQLException {
-        try {
-            int rc = stmt.step();
-            if (rc != Sqlite.ROW && rc != Sqlite.DONE) {
-                SQLException e = error(rc, stmt.sql, ResultCodes.Phase.EXECUTE);
-                release(stmt); // reset reports the error again: finalized, not cached
-                throw e;
-            }
-            if (stmt.columnCount() == 0) {
-                release(stmt);
-                return new Executed(null, rc, utf8, utf8.length);
-            }
-            return new Executed(stmt, rc, utf8, utf8.length);
-        } finally {
-            writeAccess.releaseIfNoTransaction();
-        }
-    }
-
-    /**
-     * Whether Statement.execute ran {@code sql} among the last few texts it ran (by hash): only a
-     * text run twice is cached, so one-off texts (values spliced into the SQL) never push the
-     * application's prepared statements out of the cache.
-     */
-    private boolean ranBefore(String sql) {
-        int hash = sql.hashCode();
-        for (int h : recentTexts) {
-            if (h == hash) {
-                return true;
-            }
-        }
-        recentTexts[recentAt] = hash;
-        recentAt = (recentAt + 1) % recentTexts.length;
-        return false;
-    }
-
-    /**
-     * SQLITE_BUSY from the fused exec: the statements before the failing one ran (and committed, in
-     * auto-commit mode), so the retry starts at the failing one. Its start is found by preparing the
-     * text again from {@code offset} (only on this slow path).
-     */
-    private int retryBusyText(int rc, String sqlText, byte[] utf8, int offset) {
-        int[] start = {statementStart(utf8, offset, scratch.tailOffset())};
-        String failing = new String(utf8, start[0], utf8.length - start[0], StandardCharsets.UTF_8);
-        String keyword = SqlText.firstKeyword(failing);
-        boolean commit = keyword.equals("COMMIT") || keyword.equals("END");
-        return writeAccess.retryBusy(rc, sqlText, commit, () -> {
-            int again = Fused.execNoArgs(scratch, db, utf8, start[0], utf8.length - start[0]);
-            if ((again & 0xff) == Sqlite.BUSY && scratch.tailOffset() >= 0) {
-                start[0] = statementStart(utf8, start[0], scratch.tailOffset());
-            }
-            return again;
-        });
-    }
-
-    /** Where the statement ending at {@code tail} starts, preparing (not running) from {@code from}. */
-    private int statementStart(byte[] utf8, int from, int tail) {
-        int at = from;
-        while (true) {
-            int rc = scratch.prepare(db, utf8, at, utf8.length - at, 0);
-            long handle = scratch.preparedStmt();
-            int next = scratch.tailOffset();
-            if (handle != 0) {
-                Sqlite.finalizeStmt(handle);
-            }
-            if (rc != Sqlite.OK || next >= tail || next <= at) {
-                return at;
-            }
-            at = next;
-        }
-    }
-
-    /** Runs every statement of {@code sql}, discarding rows (settings, savepoints, scripts). Lock held. */
-    public void execute(String sql) throws SQLException {
-        byte[] utf8 = sql.getBytes(StandardCharsets.UTF_8);
-        int offset = 0;
-        while (offset < utf8.length) {
-            Executed executed = executeUntilQuery(sql, utf8, offset);
-            if (executed.query() != null) {
-                Stmt query = executed.query();
-                int rc = executed.firstStep();
-                while (rc == Sqlite.ROW) {
-                    rc = query.step();
-                }
-                if (rc != Sqlite.DONE) {
-                    SQLException e = error(rc, sql, ResultCodes.Phase.EXECUTE);
-                    query.finalizeNow();
-                    throw e;
-                }
-                query.finalizeNow();
-            }
-            offset = executed.tailOffset();
-        }
-    }
-
     public long changes() {
         assert isLockedByMe();
         return Sqlite.changes(db);
@@ -552,96 +420,6 @@ public final class Database {
     public long lastInsertRowid() {
         assert isLockedByMe();
         return Sqlite.lastInsertRowid(db);
-    }
-
-    // ------------------------------------------------------------------ transactions
-
-    public boolean autoCommit() {
-        return autoCommit;
-    }
-
-    /** True while SQLite has a transaction open (whoever began it). */
-    public boolean inTransaction() {
-        assert isLockedByMe();
-        return !closed && !Sqlite.getAutocommit(db);
-    }
-
-    /**
-     * Called before every statement runs: with auto-commit off, the transaction begins here, lazily,
-     * so an idle connection holds no lock. Asking SQLite (not a flag of ours) notices a transaction
-     * SQLite ended on its own (ON CONFLICT ROLLBACK, SQLITE_FULL, interrupt). Lock held.
-     */
-    public void beforeExecute() throws SQLException {
-        assert isLockedByMe();
-        checkOpen();
-        if (!autoCommit && Sqlite.getAutocommit(db)) {
-            transactionNumber++;
-            if (readOnlyAny()) {
-                tx.beginReadOnly(); // never queues for the gate
-            } else if (config.transactionMode() == dev.panlite.TransactionMode.DEFERRED) {
-                tx.begin(); // the caller chose deferred: no gate, an upgrade to writing may fail with SQLITE_BUSY
-            } else {
-                writeAccess.acquire(config.transactionMode().beginSql());
-                try {
-                    tx.begin();
-                } finally {
-                    writeAccess.releaseIfNoTransaction(); // BEGIN failed: nothing holds SQLite's lock
-                }
-            }
-        }
-    }
-
-    /**
-     * JDBC setReadOnly (the caller also sets PRAGMA query_only): a read-only connection's
-     * transactions begin DEFERRED whatever transaction_mode says, since IMMEDIATE and EXCLUSIVE
-     * take the write lock, which query_only and a read-only file refuse (SQLITE_READONLY). Lock held.
-     */
-    public void setReadOnly(boolean on) {
-        readOnly = on;
-    }
-
-    /** Which transaction the driver began last; a savepoint set in an earlier one is gone. */
-    public long transactionNumber() {
-        return transactionNumber;
-    }
-
-    /** JDBC setAutoCommit: switching it on inside a transaction commits. Lock held. */
-    public void setAutoCommit(boolean on) throws SQLException {
-        try {
-            if (on && !autoCommit && inTransaction()) {
-                tx.commit();
-            }
-        } finally {
-            writeAccess.releaseIfNoTransaction();
-        }
-        autoCommit = on;
-    }
-
-    /** Commits the open transaction, if any; a failed COMMIT (e.g. BUSY) leaves it open to retry. Lock held. */
-    public void commit() throws SQLException {
-        try {
-            if (inTransaction()) {
-                tx.commit();
-            }
-        } finally {
-            writeAccess.releaseIfNoTransaction(); // a failed COMMIT leaves the transaction, and the gate, to retry
-        }
-    }
-
-    /** Rolls back the open transaction, if any. Lock held. */
-    public void rollback() throws SQLException {
-        try {
-            if (inTransaction()) {
-                tx.rollback();
-            }
-        } finally {
-            writeAccess.releaseIfNoTransaction();
-        }
-    }
-
-    /** Begins a transaction now unless one is open (a savepoint needs one under auto-commit off). Lock held. */
-    public void beginIfNeeded() throws SQLException {
-        beforeExecute();
     }
 
     public Scratch.ColumnInfo columnInfo(String schema, String table, String column) {
@@ -671,29 +449,9 @@ public final class Database {
         return rc == Sqlite.OK && handle != 0;
     }
 
-    // ------------------------------------------------------------------ interrupts and timeouts
+    // ------------------------------------------------------------------ for the parts
 
-    /** Registers a Java function callable from SQL on this connection. Lock held. */
-    public void createFunction(String name, int nArgs, boolean deterministic, dev.panlite.ffi.SqlFunctions.Body body)
-            throws SQLException {
-        assert isLockedByMe();
-        int rc = scratch.createFunction(db, name, nArgs, deterministic, body);
-        if (rc != Sqlite.OK) {
-            throw error(rc, null, ResultCodes.Phase.EXECUTE);
-        }
-    }
-
-    /**
-     * The incumbent's {@code backup to FILE} / {@code restore from FILE}: SQLite's online backup of
-     * schema {@code schema} into the file, or from it. Lock held.
-     */
-    public void backup(String schema, String file, boolean restore) throws SQLException {
-        backup(schema, file, restore, -1, null);
-    }
-
-    // ------------------------------------------------------------------ issue 13: images, backup, blobs
-
-    /** The connection's native scratch memory (blob I/O buffers). Lock held. */
+    /** The connection's native scratch memory. Lock held. */
     Scratch scratch() {
         assert isLockedByMe();
         return scratch;
@@ -706,243 +464,17 @@ public final class Database {
     }
 
     /**
-     * Online backup of {@code schema} to {@code file} (or, with {@code restore}, from it), in steps of
-     * {@code pagesPerStep} pages, telling {@code progress} after each. Lock held.
+     * Finalizes the idle statements (the cache, the transaction statements) before the schema they
+     * point into is replaced; returns the SQL of a statement still held by the caller, or null. Lock held.
      */
-    public void backup(String schema, String file, boolean restore, int pagesPerStep, Scratch.Progress progress)
-            throws SQLException {
-        assert isLockedByMe();
-        if (restore) {
-            refuseInCallback("restore");
-        }
-        // the progress callback runs while the sqlite3_backup* points into this connection: counted as a
-        // callback, so closing the connection from it waits until the backup is finished
-        Scratch.Progress counted = progress == null ? null
-                : (remaining, pages) -> scratch.callbacks().runInside(() -> progress.report(remaining, pages));
-        Scratch.Copied copied;
-        try {
-            copied = Scratch.backup(db, schema, file, restore, config.busyTimeoutMillis(), pagesPerStep, counted);
-        } catch (RuntimeException | Error stopped) { // thrown by the progress callback: the copy stopped there
-            throw new SQLException((restore ? "restore from '" : "backup to '") + file
-                    + "' stopped: its progress callback threw " + stopped, "HY000", stopped);
-        }
-        if (copied.rc() != Sqlite.OK) {
-            throw ResultCodes.exception(copied.rc(), copied.message() + " (" + (restore ? "restore from '" : "backup to '")
-                    + file + "')", null, ResultCodes.Phase.EXECUTE);
-        }
-    }
-
-    /**
-     * The oldest SQLite deserialize is offered on: SQLite 3.40.1 (Debian 12's) crashed in
-     * sqlite3SchemaToIndex on later prepares after a deserialize, in 1 of about 9 misuse-fuzz runs, with
-     * no statement open (F21); 3.54.1 never did.
-     */
-    static final int DESERIALIZE_SINCE = 3_054_000;
-    private static final String DESERIALIZE_SINCE_TEXT = "3.54.0";
-
-    /** sqlite3_serialize: the bytes of {@code schema}. Lock held. */
-    public byte[] serialize(String schema) throws SQLException {
-        assert isLockedByMe();
-        byte[] image = Scratch.serialize(db, schema);
-        if (image == null) {
-            throw ResultCodes.exception(Sqlite.ERROR, "Cannot serialize schema '" + schema
-                    + "': no such database, or out of memory", null, ResultCodes.Phase.EXECUTE);
-        }
-        return image;
-    }
-
-    /** sqlite3_deserialize: {@code schema} becomes an in-memory database holding {@code image}. Lock held. */
-    public void deserialize(String schema, byte[] image) throws SQLException {
-        assert isLockedByMe();
-        refuseInCallback("deserialize");
-        if (libraryVersionNumber() < DESERIALIZE_SINCE) {
-            throw new java.sql.SQLFeatureNotSupportedException("deserialize needs SQLite " + DESERIALIZE_SINCE_TEXT
-                    + " or newer (the bundled engine); this is " + libraryVersion() + ", which the misuse fuzz crashed"
-                    + " after a deserialize", "0A000");
-        }
-        // sqlite3_deserialize closes the schema's old b-tree under any statement still reading it (its
-        // cursors would dangle: found by the misuse fuzz): refuse while one runs or a blob is open
-        if (openBlobs != null) {
-            throw ResultCodes.exception(Sqlite.BUSY, "deserialize: a blob of this connection is open; free() it first",
-                    null, ResultCodes.Phase.EXECUTE);
-        }
-        for (long s = Sqlite.nextStmt(db, 0); s != 0; s = Sqlite.nextStmt(db, s)) {
-            if (Sqlite.stmtBusy(s)) {
-                throw ResultCodes.exception(Sqlite.BUSY, "deserialize: a statement of this connection is still"
-                        + " running (an open ResultSet?); close it first", null, ResultCodes.Phase.EXECUTE);
-            }
-        }
-        // Statements prepared before a deserialize keep pointers into the schema it replaces; SQLite 3.40.1
-        // later crashed on them, and on fresh prepares after them (misuse fuzz F21). So the idle ones (the
-        // statement cache, the transaction statements) are finalized, and the caller's own must be closed.
-        if (inTransaction()) {
-            throw ResultCodes.exception(Sqlite.BUSY, "deserialize: a transaction is open; commit or roll it back first",
-                    null, ResultCodes.Phase.EXECUTE);
-        }
+    String finalizeIdleStatements() {
         if (cache != null) {
             for (Stmt s : cache.drain()) {
                 s.finalizeNow();
             }
         }
-        tx.close();
-        if (live != null) {
-            throw ResultCodes.exception(Sqlite.BUSY, "deserialize: this connection has open statements ("
-                    + live.sql + " ...); close them first", null, ResultCodes.Phase.EXECUTE);
-        }
-        int rc = Scratch.deserialize(db, schema, image);
-        if (rc != Sqlite.OK) {
-            throw error(rc, null, ResultCodes.Phase.EXECUTE);
-        }
-    }
-
-    /** Replacing a database under a running statement (from one of its callbacks) is refused. Lock held. */
-    private void refuseInCallback(String what) throws SQLException {
-        if (inCallback()) {
-            throw ResultCodes.exception(Sqlite.MISUSE, what + " cannot run inside a callback of this connection:"
-                    + " it would replace the database the running statement reads", null, ResultCodes.Phase.EXECUTE);
-        }
-    }
-
-    private BlobHandle openBlobs; // closed with the connection: SQLite cannot close with blobs open
-
-    /** Opens incremental I/O on one value. Lock held. */
-    public BlobHandle openBlob(String schema, String table, String column, long rowid, boolean writable)
-            throws SQLException {
-        assert isLockedByMe();
-        BlobHandle blob = BlobHandle.open(this, schema, table, column, rowid, writable);
-        blob.next = openBlobs;
-        if (openBlobs != null) {
-            openBlobs.prev = blob;
-        }
-        openBlobs = blob;
-        return blob;
-    }
-
-    /** Lock held. */
-    void untrack(BlobHandle blob) {
-        assert isLockedByMe();
-        if (blob.prev != null) {
-            blob.prev.next = blob.next;
-        } else if (openBlobs == blob) {
-            openBlobs = blob.next;
-        }
-        if (blob.next != null) {
-            blob.next.prev = blob.prev;
-        }
-        blob.next = null;
-        blob.prev = null;
-    }
-
-    /** Registers a Java aggregate function callable from SQL on this connection. Lock held. */
-    public void createAggregate(String name, int nArgs, boolean deterministic,
-            java.util.function.Supplier<? extends dev.panlite.ffi.SqlFunctions.Accumulator> factory) throws SQLException {
-        assert isLockedByMe();
-        int rc = scratch.createAggregate(db, name, nArgs, deterministic, factory);
-        if (rc != Sqlite.OK) {
-            throw error(rc, null, ResultCodes.Phase.EXECUTE);
-        }
-    }
-
-    /** Installs (non-null) or removes (null) the change hooks of this connection. Lock held. */
-    public void setChangeHooks(dev.panlite.ffi.ChangeHooks.Receiver receiver) {
-        assert isLockedByMe();
-        if (receiver != null) {
-            scratch.installHooks(db, receiver);
-        } else {
-            Scratch.removeHooks(db);
-        }
-    }
-
-    /** Registers a collation (a Java comparator of texts) on this connection. Lock held. */
-    public void createCollation(String name, java.util.Comparator<String> order) throws SQLException {
-        createCollationChecked(name, order);
-    }
-
-    /** Registers an aggregate window function (step, inverse, value, finish). Lock held. */
-    public void createWindowFunction(String name, int nArgs, boolean deterministic,
-            java.util.function.Supplier<? extends dev.panlite.ffi.WindowFunctions.Accumulator> factory)
-            throws SQLException {
-        assert isLockedByMe();
-        int rc = scratch.createWindowFunction(db, name, nArgs, deterministic, factory);
-        if (rc != Sqlite.OK) {
-            throw error(rc, null, ResultCodes.Phase.EXECUTE);
-        }
-    }
-
-    /** Installs (null: removes) the progress handler, run every {@code instructions} VM steps. Lock held. */
-    public void setProgressHandler(int instructions, dev.panlite.ffi.ProgressHandlers.Handler handler) {
-        assert isLockedByMe();
-        scratch.setProgressHandler(db, instructions, handler);
-    }
-
-    private void createCollationChecked(String name, java.util.Comparator<String> order) throws SQLException {
-        assert isLockedByMe();
-        int rc = scratch.createCollation(db, name, order);
-        if (rc != Sqlite.OK) {
-            throw error(rc, null, ResultCodes.Phase.EXECUTE);
-        }
-    }
-
-    /** How many times {@link #interrupt()} reached SQLite (cancel, timeouts, abort); any thread. */
-    public int interrupts() {
-        return interrupts;
-    }
-
-    /** SQLite's conversions of values held in Java (RowBatch). Lock held. */
-    Conversions conversions() {
-        assert isLockedByMe();
-        if (conversions == null) {
-            conversions = new Conversions(this);
-        }
-        return conversions;
-    }
-
-    /** sqlite3_interrupt from any thread; does nothing once closed. */
-    public void interrupt() {
-        synchronized (interruptGuard) {
-            if (!closed) {
-                interruptedByTimeout = false;
-                interrupts++;
-                Sqlite.interrupt(db);
-            }
-        }
-        writeAccess.cancelWait("cancelled"); // a wait for the write gate is not inside SQLite
-    }
-
-    /**
-     * Call before taking the lock to close: a thread queued for the write gate holds the lock, so
-     * its wait ends first. (A busy handler closing its own connection: see close, closeWhenIdle.)
-     */
-    public void beforeClose() {
-        writeAccess.cancelWait("closed");
-    }
-
-    /** Starts the clock for a statement with a timeout; pass the result to {@link #disarm}. Lock held. */
-    public ScheduledFuture<?> armTimeout(int seconds) {
-        long execution = ++executionCounter;
-        interruptedByTimeout = false;
-        timedExecution = execution;
-        return QueryTimeouts.schedule(() -> timeoutFired(execution), seconds * 1000L);
-    }
-
-    /** Stops the clock: a timeout firing after this cannot touch a later statement. */
-    public void disarm(ScheduledFuture<?> timeout) {
-        if (timeout != null) {
-            timeout.cancel(false);
-            synchronized (interruptGuard) {
-                timedExecution = 0;
-            }
-        }
-    }
-
-    private void timeoutFired(long execution) {
-        synchronized (interruptGuard) {
-            if (!closed && timedExecution == execution) {
-                interruptedByTimeout = true;
-                interrupts++;
-                Sqlite.interrupt(db);
-            }
-        }
+        transactions.closeStatements();
+        return live == null ? null : live.sql;
     }
 
     // ------------------------------------------------------------------ observability
@@ -982,6 +514,14 @@ public final class Database {
     // ------------------------------------------------------------------ close
 
     /**
+     * Call before taking the lock to close: a thread queued for the write gate holds the lock, so
+     * its wait ends first. (A busy handler closing its own connection: see close, closeWhenIdle.)
+     */
+    public void beforeClose() {
+        writeAccess.cancelWait("closed");
+    }
+
+    /**
      * Closes the connection: an open transaction is rolled back (by SQLite), every statement this
      * connection prepared (cached, transaction, or held by JDBC objects, which see the closed flag)
      * is finalized, then the handle and the native memory are released. Statements that SQLite's
@@ -1002,13 +542,10 @@ public final class Database {
                 return;
             }
             closeWhenIdle = false;
-            synchronized (interruptGuard) {
-                closed = true;
-            }
-            while (openBlobs != null) {
-                openBlobs.closeLocked();
-            }
-            tx.close();
+            interrupts.closing();
+            closed = true;
+            blobs.closeAll();
+            transactions.closeStatements();
             if (cache != null) {
                 for (Stmt s : cache.drain()) {
                     s.finalizeNow();

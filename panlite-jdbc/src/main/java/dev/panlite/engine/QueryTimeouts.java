@@ -6,7 +6,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * One daemon thread for every query timeout in the process, created the first time a statement
- * with a timeout runs. A query without a timeout creates no task and allocates nothing (seed 004).
+ * with a timeout runs. A query without a timeout creates no task and allocates nothing.
  */
 final class QueryTimeouts {
     private QueryTimeouts() {}

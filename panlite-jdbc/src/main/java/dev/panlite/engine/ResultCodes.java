@@ -136,6 +136,16 @@ public final class ResultCodes {
     }
 
     /** Builds the exception for result code {@code extended} with SQLite's {@code message}. */
+    /**
+     * A statement failed because Java code it called (a collation) threw {@code failure}, which
+     * becomes the cause: SQLite's own code for it would only say "interrupted".
+     */
+    static SQLException callbackFailed(Throwable failure, String sql) {
+        SQLException e = exception(1, "Java code called from SQL failed: " + failure, sql, Phase.EXECUTE);
+        e.initCause(failure);
+        return e;
+    }
+
     public static SQLException exception(int extended, String message, String sql, Phase phase) {
         int primary = extended & 0xff;
         String text = (message == null || message.isEmpty() ? name(primary) : message) + " [" + name(extended) + "]"

@@ -69,7 +69,7 @@ public final class RowBatch {
         return failure;
     }
 
-    /** The connection's interrupt count when the last fill began ({@link Database#interrupts()}). */
+    /** The connection's interrupt count when the last fill began ({@link Interrupts#count()}). */
     public int interruptsAtFill() {
         return interrupts;
     }

@@ -3,8 +3,9 @@ package dev.panlite.engine;
 import java.util.Locale;
 
 /**
- * What the driver needs to know of an SQL text before or without running it, read from its first
- * keyword: is it a query, an insert, a statement whose row count sqlite3_changes reports.
+ * What the driver reads from SQL text itself: its first keyword, the incumbent's backup and restore
+ * commands, where the next statement starts. Whether a statement writes or is a query is never read
+ * from the text: SQLite answers that per prepared statement ({@link Stmt#writes}, {@link Stmt#isQuery}).
  */
 public final class SqlText {
     private SqlText() {}
@@ -67,17 +68,16 @@ public final class SqlText {
     private static final java.util.regex.Pattern BACKUP = java.util.regex.Pattern.compile(
             "(?is)\\s*(backup|restore)\\s+(?:(\\w+)\\s+)?(to|from)\\s+(.+?)\\s*;?\\s*");
 
-    /** A WITH clause leads a data-changing statement when one of these keywords follows it. */
-    private static boolean cteLeadsAChange(String sql) {
-        String upper = sql.toUpperCase(Locale.ROOT);
-        return upper.contains("INSERT") || upper.contains("UPDATE") || upper.contains("DELETE")
-                || upper.contains("REPLACE");
-    }
-
-    /** SELECT, VALUES, or WITH ... SELECT. */
-    public static boolean isQuery(String sql) {
-        String keyword = firstKeyword(sql);
-        return keyword.equals("SELECT") || keyword.equals("VALUES") || keyword.equals("WITH") && !cteLeadsAChange(sql);
+    /**
+     * Whether a statement that writes (SQLite says so: sqlite3_stmt_readonly) is DML, whose row count
+     * sqlite3_changes reports: INSERT, UPDATE, DELETE, REPLACE, or WITH leading one of them (a CTE leads
+     * nothing else that writes). Not DDL, PRAGMA or VACUUM. Never asked of a statement that does not write.
+     */
+    public static boolean isDml(String sql) {
+        return switch (firstKeyword(sql)) {
+            case "INSERT", "UPDATE", "DELETE", "REPLACE", "WITH" -> true;
+            default -> false;
+        };
     }
 
     /** INSERT, REPLACE and WITH ... INSERT: only they generate keys (as the incumbent decides). */
@@ -93,31 +93,27 @@ public final class SqlText {
         return false;
     }
 
-    /** INSERT, UPDATE, DELETE, REPLACE (also behind WITH): the statements sqlite3_changes counts. */
-    public static boolean modifiesRows(String sql) {
-        String keyword = firstKeyword(sql);
-        return switch (keyword) {
-            case "INSERT", "UPDATE", "DELETE", "REPLACE" -> true;
-            case "WITH" -> cteLeadsAChange(sql);
-            default -> false;
-        };
-    }
-
-    /**
-     * Whether SQL text run without preparing it first (Statement.execute) queues for the write gate
-     * in auto-commit mode: everything but queries, EXPLAIN, PRAGMA (a PRAGMA that writes waits in
-     * the Java-side retry instead) and transaction control that takes no write lock.
-     */
-    public static boolean mayWrite(String sql) {
-        String keyword = firstKeyword(sql);
-        return switch (keyword) {
-            case "SELECT", "VALUES", "EXPLAIN", "PRAGMA", "COMMIT", "END", "ROLLBACK", "RELEASE", "SAVEPOINT" -> false;
-            case "WITH" -> cteLeadsAChange(sql);
-            case "BEGIN" -> {
-                String upper = sql.toUpperCase(Locale.ROOT);
-                yield upper.contains("IMMEDIATE") || upper.contains("EXCLUSIVE");
+    /** True when anything but whitespace, semicolons and comments follows {@code from} in UTF-8 SQL. */
+    public static boolean hasMoreSql(byte[] sql, int from) {
+        int i = from;
+        while (i < sql.length) {
+            byte b = sql[i];
+            if (b == ' ' || b == '\t' || b == '\n' || b == '\r' || b == '\f' || b == ';') {
+                i++;
+            } else if (b == '-' && i + 1 < sql.length && sql[i + 1] == '-') {
+                while (i < sql.length && sql[i] != '\n') {
+                    i++;
+                }
+            } else if (b == '/' && i + 1 < sql.length && sql[i + 1] == '*') {
+                int end = i + 2;
+                while (end + 1 < sql.length && !(sql[end] == '*' && sql[end + 1] == '/')) {
+                    end++;
+                }
+                i = end + 2;
+            } else {
+                return true;
             }
-            default -> true;
-        };
+        }
+        return false;
     }
 }

@@ -81,13 +81,25 @@ public final class Stmt {
 
     /**
      * True for INSERT, UPDATE, DELETE and REPLACE (also behind WITH): the statements whose row count
-     * sqlite3_changes reports. Decided once from the text and kept with the cached statement.
+     * sqlite3_changes reports. Whether it writes is SQLite's answer (sqlite3_stmt_readonly), so a
+     * query whose text names {@code updated_at} is no update; the keyword only tells DML from DDL.
+     * Decided once and kept with the cached statement. Lock held the first time.
      */
     public boolean changesRows() {
         if (changesRows == 0) {
-            changesRows = (byte) (SqlText.modifiesRows(sql) ? 1 : -1);
+            changesRows = (byte) (writes() && SqlText.isDml(sql) ? 1 : -1);
         }
         return changesRows > 0;
+    }
+
+    /**
+     * A query as executeUpdate refuses it (JDBC: it produces a result set): returns rows and, by
+     * SQLite's answer, changes nothing. EXPLAIN and PRAGMA, whose rows are reports (and which may
+     * write: PRAGMA user_version = 5), are run out instead. Lock held.
+     */
+    public boolean isQuery() {
+        return columnCount > 0 && !writes() && !Sqlite.stmtIsexplain(handle)
+                && !SqlText.firstKeyword(sql).equals("PRAGMA");
     }
 
     /** True for INSERT and REPLACE (also behind WITH): the statements that generate keys. Decided once. */
@@ -129,7 +141,8 @@ public final class Stmt {
         int calls = db.scratch().callbacks().calls();
         running++;
         try {
-            return first ? db.writeAccess().firstStep(this) : Sqlite.step(handle);
+            int rc = first ? db.writeAccess().firstStep(this) : Sqlite.step(handle);
+            return db.callbackFailed() ? Sqlite.ERROR : rc; // a collation threw: Database.error reports it
         } finally {
             if (db.scratch().callbacks().calls() != calls) {
                 callsBack = true;
@@ -197,7 +210,7 @@ public final class Stmt {
             callsBack = db.scratch().mentionsCallback(sql) || programCallsBack();
         }
         int calls = callbacks.calls();
-        int interrupts = db.interrupts();
+        int interrupts = db.interrupts().count();
         stepped = true;
         running++;
         dev.panlite.ffi.RowBuffer buffer = db.scratch().holdRows();
@@ -219,10 +232,13 @@ public final class Stmt {
         stepped = true;
     }
 
-    /** sqlite3_stmt_readonly == 0: the statement may write the database file (asked once). */
-    boolean writes() {
+    /**
+     * Whether the statement may write the database file, as SQLite says: sqlite3_stmt_readonly false,
+     * and not an EXPLAIN (which reports on a write without making it). Asked once. Lock held the first time.
+     */
+    public boolean writes() {
         if (writes == 0) {
-            writes = (byte) (Sqlite.stmtReadonly(handle) ? -1 : 1);
+            writes = (byte) (Sqlite.stmtReadonly(handle) || Sqlite.stmtIsexplain(handle) ? -1 : 1);
         }
         return writes > 0;
     }

@@ -4,7 +4,7 @@ import dev.panlite.ffi.Sqlite;
 import java.sql.SQLException;
 
 /**
- * BEGIN {@literal <mode>}, COMMIT and ROLLBACK for one connection (seed 002). With caching on they
+ * BEGIN {@literal <mode>}, COMMIT and ROLLBACK for one connection (docs/experiments/003-cached-transaction-statements.md). With caching on they
  * are prepared once (SQLITE_PREPARE_PERSISTENT) outside the user statement cache and run as
  * step + reset; with it off every call prepares, steps and finalizes the text afresh, which is
  * what the benchmarks compare against.
@@ -26,7 +26,7 @@ final class TxStatements {
 
     void begin() throws SQLException {
         if (!cached) {
-            db.execute(beginSql);
+            db.text().execute(beginSql);
             return;
         }
         if (begin == null) {
@@ -38,7 +38,7 @@ final class TxStatements {
     /** Plain (deferred) BEGIN, for read-only connections whatever the transaction mode. */
     void beginReadOnly() throws SQLException {
         if (!cached) {
-            db.execute("BEGIN");
+            db.text().execute("BEGIN");
             return;
         }
         if (beginReadOnly == null) {
@@ -49,7 +49,7 @@ final class TxStatements {
 
     void commit() throws SQLException {
         if (!cached) {
-            db.execute("COMMIT");
+            db.text().execute("COMMIT");
             return;
         }
         if (commit == null) {
@@ -61,7 +61,7 @@ final class TxStatements {
 
     void rollback() throws SQLException {
         if (!cached) {
-            db.execute("ROLLBACK");
+            db.text().execute("ROLLBACK");
             return;
         }
         if (rollback == null) {

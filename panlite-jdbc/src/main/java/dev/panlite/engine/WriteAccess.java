@@ -1,6 +1,5 @@
 package dev.panlite.engine;
 
-import dev.panlite.BusyHandler;
 import dev.panlite.ffi.Sqlite;
 import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
@@ -21,7 +20,7 @@ final class WriteAccess {
     private final Database database;
     private final WriteGate gate; // null for an in-memory or temporary database
     private final int busyTimeoutMillis;
-    private volatile BusyHandler handler;
+    private volatile BusyWait.Handler handler;
     private boolean held;
     private Stmt holder; // the auto-commit statement the gate was taken for, until it is reset
     private volatile WriteGate.Waiter waiter; // the wait in progress, for cancelWait
@@ -39,12 +38,17 @@ final class WriteAccess {
         return gate == null ? "(in-memory or temporary database)" : gate.file();
     }
 
-    void setBusyHandler(BusyHandler handler) {
+    void setBusyHandler(BusyWait.Handler handler) {
         this.handler = handler;
     }
 
     boolean holdsGate() {
         return held;
+    }
+
+    /** Whether this connection's writes queue for a gate at all (a file, and not read-only). */
+    boolean gated() {
+        return gate != null && !database.transactions().readOnlyAny();
     }
 
     /** True while the busy handler runs on the current thread: a close it asks for waits until the call unwinds. */
@@ -172,7 +176,7 @@ final class WriteAccess {
         pending = null;
         StatementEvent event = StatementEvent.startIfEnabled();
         long db = database.handle();
-        if (gate != null && !held && stmt.writes() && !database.readOnlyAny() && Sqlite.getAutocommit(db)) {
+        if (!held && stmt.writes() && gated() && Sqlite.getAutocommit(db)) {
             try {
                 acquire(stmt.sql);
             } catch (SQLException e) {
@@ -218,11 +222,6 @@ final class WriteAccess {
                 release();
             } // else the statement began a transaction (BEGIN IMMEDIATE as SQL): the gate stays with it
         }
-    }
-
-    /** The gate is handed to a query the fused exec returned stepped (INSERT ... RETURNING). */
-    void holdFor(Stmt stmt) {
-        holder = stmt;
     }
 
     /**

@@ -17,7 +17,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * inode where the platform has them, else its real path), not by how the URL spelled it.
  *
  * <p>Why not a {@code ReentrantLock}: the gate is held by a connection, not a thread, and may be
- * released by another thread (close from another thread, abort, the Cleaner). Why not SQLite's busy
+ * released by another thread (close from another thread, abort, the Reclaimer). Why not SQLite's busy
  * handler: it sleeps inside {@code sqlite3_step} (a virtual thread pins its carrier) and its
  * back-off favours new arrivals. Here a waiter parks in a FIFO queue; waiters never pass each
  * other.

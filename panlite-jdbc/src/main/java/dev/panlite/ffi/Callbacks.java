@@ -69,6 +69,34 @@ public final class Callbacks {
      */
     int hookDepth;
 
+    /**
+     * A callback that has no way to report an error to SQLite (a collation) failed: the statement it
+     * ran in fails with this as the cause ({@link #takeFailure}). Lock held.
+     */
+    private Throwable failure;
+
+    /** Too deep to even build an exception at the stack's edge: one made in advance. */
+    static final Throwable TOO_DEEP_FAILURE = new IllegalStateException(TOO_DEEP);
+
+    /** Records a failure for the running statement (the first one wins); a plain store, it cannot fail. */
+    void fail(Throwable t) {
+        if (failure == null) {
+            failure = t;
+        }
+    }
+
+    /** Whether a callback failed in the running statement and nobody reported it yet. Lock held. */
+    public boolean failed() {
+        return failure != null;
+    }
+
+    /** The failure {@link #fail} recorded, once; null when none. Lock held. */
+    public Throwable takeFailure() {
+        Throwable t = failure;
+        failure = null;
+        return t;
+    }
+
     /** True while a change hook of this connection runs (lock held). */
     public boolean inHook() {
         return hookDepth > 0;

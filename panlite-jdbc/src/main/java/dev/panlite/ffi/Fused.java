@@ -41,6 +41,12 @@ public final class Fused {
     }
 
     /**
+     * What {@link #execNoArgs} returns when it stopped before a statement that writes (no SQLite
+     * result code is negative).
+     */
+    public static final int STOPPED_AT_WRITE = -2;
+
+    /**
      * Runs the statements in {@code sql[offset, offset+length)} one after another until one of them
      * is a query (has result columns). That query is left prepared and stepped once: the return
      * value is that step's code (ROW or DONE), {@code scratch.preparedStmt()} its handle (the
@@ -49,10 +55,15 @@ public final class Fused {
      * On an error the failing statement is finalized, {@code preparedStmt() == 0}, and the error
      * code is returned with SQLite's message readable on {@code db}; {@code tailOffset()} is -1 when
      * the error came from prepare (grammar or schema: "no such table" has no error offset to tell).
+     *
+     * <p>With {@code stopAtWrites}, a statement that writes the database (sqlite3_stmt_readonly false,
+     * not an EXPLAIN) met in auto-commit mode is not stepped: the result is {@link #STOPPED_AT_WRITE},
+     * {@code preparedStmt()} that statement (the caller steps and finalizes it) and {@code tailOffset()}
+     * where the text after it starts. The caller queues it for the write gate first.
      */
-    public static int execNoArgs(Scratch scratch, long db, byte[] sql, int offset, int length) {
+    public static int execNoArgs(Scratch scratch, long db, byte[] sql, int offset, int length, boolean stopAtWrites) {
         if (NativeHelper.ACTIVE) {
-            return NativeHelper.execNoArgs(scratch, db, sql, offset, length);
+            return NativeHelper.execNoArgs(scratch, db, sql, offset, length, stopAtWrites);
         }
         int end = offset + length;
         int at = offset;
@@ -67,6 +78,10 @@ public final class Fused {
             if (stmt == 0) { // only whitespace or a comment was left
                 at = tail;
                 continue;
+            }
+            if (stopAtWrites && !Sqlite.stmtReadonly(stmt) && !Sqlite.stmtIsexplain(stmt) && Sqlite.getAutocommit(db)) {
+                scratch.setResult(stmt, tail);
+                return STOPPED_AT_WRITE;
             }
             rc = Sqlite.step(stmt);
             if (Sqlite.columnCount(stmt) > 0 && (rc == Sqlite.ROW || rc == Sqlite.DONE)) {

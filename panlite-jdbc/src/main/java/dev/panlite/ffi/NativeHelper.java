@@ -37,7 +37,10 @@ final class NativeHelper {
         "sqlite3_value_type", "sqlite3_value_int64", "sqlite3_value_double", "sqlite3_value_text",
         "sqlite3_value_blob", "sqlite3_value_bytes", "sqlite3_bind_null", "sqlite3_bind_int64", "sqlite3_bind_double",
         "sqlite3_bind_text", "sqlite3_bind_blob", "sqlite3_changes64", "sqlite3_last_insert_rowid",
-        "sqlite3_db_handle"};
+        "sqlite3_db_handle", "sqlite3_stmt_readonly", "sqlite3_stmt_isexplain", "sqlite3_get_autocommit"};
+
+    /** SQLite 3.28+: may be missing (NULL is passed; EXPLAIN then counts as what it explains). */
+    static final String OPTIONAL_FUNCTION = "sqlite3_stmt_isexplain";
 
     static final boolean ACTIVE;
     private static final MethodHandle RESET_CLEAR;
@@ -102,7 +105,7 @@ final class NativeHelper {
             resetClear = linker.downcallHandle(find(lookup, "panlite_reset_clear"),
                     FunctionDescriptor.of(JAVA_INT, ADDRESS));
             execNoArgs = linker.downcallHandle(find(lookup, "panlite_exec_no_args"),
-                    FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, ADDRESS, ADDRESS));
+                    FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS));
             // Never critical either: both step, so user functions, hooks and the progress handler may run.
             fillRows = linker.downcallHandle(find(lookup, "panlite_fill_rows"), FunctionDescriptor.of(JAVA_INT,
                     ADDRESS, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, ADDRESS, JAVA_INT, ADDRESS,
@@ -115,7 +118,8 @@ final class NativeHelper {
                     ADDRESS, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, ADDRESS, JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
             MemorySegment functions = Arena.global().allocate(ADDRESS, SQLITE_FUNCTIONS.length);
             for (int i = 0; i < SQLITE_FUNCTIONS.length; i++) {
-                functions.setAtIndex(ADDRESS, i, sqliteSymbol(SQLITE_FUNCTIONS[i]));
+                String name = SQLITE_FUNCTIONS[i];
+                functions.setAtIndex(ADDRESS, i, name.equals(OPTIONAL_FUNCTION) ? Sqlite.symbol(name) : sqliteSymbol(name));
             }
             int rc = (int) init.invokeExact(functions, SQLITE_FUNCTIONS.length);
             if (rc != 0) {
@@ -199,14 +203,15 @@ final class NativeHelper {
     }
 
     /** {@link Fused#execNoArgs} in one crossing; the text goes through the scratch buffer. */
-    static int execNoArgs(Scratch scratch, long db, byte[] sql, int offset, int length) {
+    static int execNoArgs(Scratch scratch, long db, byte[] sql, int offset, int length, boolean stopAtWrites) {
         MemorySegment text = scratch.copyIn(sql, offset, length);
         MemorySegment outStmt = scratch.helperOutStmt();
         MemorySegment outTail = scratch.helperOutTail();
         int rc;
         scratch.holdText(); // C reads the text until it returns; a callback's SQL takes another buffer
         try {
-            rc = (int) EXEC_NO_ARGS.invokeExact(MemorySegment.ofAddress(db), text, length, outStmt, outTail);
+            rc = (int) EXEC_NO_ARGS.invokeExact(MemorySegment.ofAddress(db), text, length, stopAtWrites ? 1 : 0,
+                    outStmt, outTail);
         } catch (Throwable t) {
             throw Sqlite.fail(t);
         } finally {

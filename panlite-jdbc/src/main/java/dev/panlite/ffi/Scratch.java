@@ -294,7 +294,7 @@ public final class Scratch implements AutoCloseable {
         }
     }
 
-    // ------------------------------------------------------------------ serialize (issue 13)
+    // ------------------------------------------------------------------ serialize
 
     /** The bytes of schema {@code schema} of {@code db} (sqlite3_serialize), or null when SQLite gives none. */
     public static byte[] serialize(long db, String schema) {
@@ -330,7 +330,7 @@ public final class Scratch implements AutoCloseable {
         }
     }
 
-    // ------------------------------------------------------------------ incremental blob I/O (issue 13)
+    // ------------------------------------------------------------------ incremental blob I/O
 
     /** The result of {@link #blobOpen}: SQLite's code and the handle (0 on failure). */
     public record OpenedBlob(int rc, long blob) {}

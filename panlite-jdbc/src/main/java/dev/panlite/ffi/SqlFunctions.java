@@ -210,31 +210,47 @@ public final class SqlFunctions {
     /** Registers {@code order} as collation {@code name}: {@code ORDER BY x COLLATE name}, {@code COLLATE} in columns. */
     static int registerCollation(Arena arena, Callbacks callbacks, long db, String name,
             java.util.Comparator<String> order) {
-        MemorySegment stub = Linker.nativeLinker().upcallStub(COMPARE.bindTo(new Compare(callbacks, order)), X_COMPARE,
-                arena);
+        MemorySegment stub = Linker.nativeLinker().upcallStub(COMPARE.bindTo(new Compare(callbacks, db, order)),
+                X_COMPARE, arena);
         return Sqlite.createCollation(db, arena.allocateFrom(name, StandardCharsets.UTF_8), stub);
     }
 
-    /** One registered collation: SQLite hands two UTF-8 texts with their lengths. */
-    private record Compare(Callbacks callbacks, java.util.Comparator<String> order) {
+    /**
+     * One registered collation: SQLite hands two UTF-8 texts with their lengths. A collation has no
+     * way to report an error to SQLite, so a failing (or too deeply nested) comparator records its
+     * Throwable for the statement ({@link Callbacks#fail}) and interrupts it; the engine then fails the
+     * statement with that Throwable as the cause.
+     */
+    private record Compare(Callbacks callbacks, long db, java.util.Comparator<String> order) {
         @SuppressWarnings("unused") // called by SQLite through the upcall stub; shape: see Callbacks
         int compare(MemorySegment unused, int leftLength, MemorySegment left, int rightLength, MemorySegment right) {
-            // a collation has no way to report an error: a failing (or too deeply nested) comparator sorts as equal
             int[] depth = null;
             int saved = callbacks.depth;
             try {
                 depth = callbacks.enter();
                 if (depth == null) {
+                    stop(Callbacks.TOO_DEEP_FAILURE);
                     return 0;
                 }
                 return Integer.signum(order.compare(text(left, leftLength), text(right, rightLength)));
             } catch (Throwable t) {
+                stop(t);
                 return 0;
             } finally {
                 if (depth != null) {
                     depth[0]--;
                 }
                 callbacks.depth = saved;
+            }
+        }
+
+        /** Never throws: records the failure and asks SQLite to stop the statement at its next check. */
+        private void stop(Throwable t) {
+            callbacks.fail(t);
+            try {
+                Sqlite.interrupt(db);
+            } catch (Throwable interruptFailed) {
+                // the failure is recorded: the engine fails the statement when its step returns
             }
         }
 

@@ -113,6 +113,9 @@ public final class Sqlite {
     private static final MethodHandle STEP = bind("sqlite3_step", FunctionDescriptor.of(JAVA_INT, ADDRESS));
     private static final MethodHandle STMT_READONLY = bind("sqlite3_stmt_readonly",
             FunctionDescriptor.of(JAVA_INT, ADDRESS), CRITICAL);
+    private static final MethodHandle SQL = bind("sqlite3_sql", FunctionDescriptor.of(ADDRESS, ADDRESS));
+    private static final MethodHandle STMT_ISEXPLAIN = bind("sqlite3_stmt_isexplain", // SQLite 3.28+
+            FunctionDescriptor.of(JAVA_INT, ADDRESS));
     private static final MethodHandle RESET = bind("sqlite3_reset", FunctionDescriptor.of(JAVA_INT, ADDRESS));
     private static final MethodHandle FINALIZE = bind("sqlite3_finalize", FunctionDescriptor.of(JAVA_INT, ADDRESS));
     private static final MethodHandle CLEAR_BINDINGS = bind("sqlite3_clear_bindings",
@@ -409,6 +412,27 @@ public final class Sqlite {
         try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
             String name = cString((MemorySegment) DB_FILENAME.invokeExact(ptr(db), arena.allocateFrom("main")));
             return name == null ? "" : name;
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    /** sqlite3_sql: the text the statement was prepared from (one statement), copied to Java. */
+    public static String sql(long stmt) {
+        try {
+            return cString((MemorySegment) SQL.invokeExact(ptr(stmt)));
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    /** sqlite3_stmt_isexplain != 0: an EXPLAIN or EXPLAIN QUERY PLAN (false below SQLite 3.28, which lacks it). */
+    public static boolean stmtIsexplain(long stmt) {
+        if (STMT_ISEXPLAIN == null) {
+            return false;
+        }
+        try {
+            return (int) STMT_ISEXPLAIN.invokeExact(ptr(stmt)) != 0;
         } catch (Throwable t) {
             throw fail(t);
         }
@@ -892,7 +916,7 @@ public final class Sqlite {
         }
     }
 
-    // ================================================================== issue 13 (compat): serialize,
+    // ================================================================== serialize,
     // backup progress, incremental blob I/O. Kept in one block: other work adds bindings above.
     // None is critical: serialize, deserialize, backup and blob calls do I/O or take locks.
 
@@ -1020,7 +1044,7 @@ public final class Sqlite {
         }
     }
 
-    // --- issue 13: window functions and the progress handler (registration; the callbacks are upcalls)
+    // --- window functions and the progress handler (registration; the callbacks are upcalls)
     private static final MethodHandle CREATE_WINDOW_FUNCTION = bind("sqlite3_create_window_function",
             FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS,
                     ADDRESS, ADDRESS));

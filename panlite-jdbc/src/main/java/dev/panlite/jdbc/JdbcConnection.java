@@ -45,9 +45,9 @@ public final class JdbcConnection implements PanliteConnection {
     private JdbcDatabaseMetaData metaData;
     private final dev.panlite.engine.Reclaimer.Watch reclaim; // closes db if this object is dropped unclosed
 
-    public JdbcConnection(Database db) {
+    public JdbcConnection(Database db, Config config) {
         this.db = db;
-        this.config = db.config();
+        this.config = config;
         this.dates = new Dates(config);
         this.readOnly = config.readOnlyOpen();
         this.reclaim = dev.panlite.engine.Reclaimer.watch(this, db, config.leakWarning());
@@ -245,11 +245,11 @@ public final class JdbcConnection implements PanliteConnection {
     public void setAutoCommit(boolean autoCommit) throws SQLException {
         lockOpen();
         try {
-            if (autoCommit && !db.autoCommit()) {
+            if (autoCommit && !db.transactions().autoCommit()) {
                 closeCursorsAtCommit();
                 savepoints.clear();
             }
-            db.setAutoCommit(autoCommit);
+            db.transactions().setAutoCommit(autoCommit);
         } finally {
             unlock();
         }
@@ -258,7 +258,7 @@ public final class JdbcConnection implements PanliteConnection {
     @Override
     public boolean getAutoCommit() throws SQLException {
         checkOpen();
-        return db.autoCommit();
+        return db.transactions().autoCommit();
     }
 
     /** Closes the open result sets of statements created with CLOSE_CURSORS_AT_COMMIT. Lock held. */
@@ -274,11 +274,11 @@ public final class JdbcConnection implements PanliteConnection {
     public void commit() throws SQLException {
         lockOpen();
         try {
-            if (db.autoCommit()) {
+            if (db.transactions().autoCommit()) {
                 throw Errors.badState("commit() while auto-commit is on");
             }
             closeCursorsAtCommit();
-            db.commit();
+            db.transactions().commit();
             savepoints.clear();
         } finally {
             unlock();
@@ -289,11 +289,11 @@ public final class JdbcConnection implements PanliteConnection {
     public void rollback() throws SQLException {
         lockOpen();
         try {
-            if (db.autoCommit()) {
+            if (db.transactions().autoCommit()) {
                 throw Errors.badState("rollback() while auto-commit is on");
             }
             closeCursorsAtCommit();
-            db.rollback();
+            db.transactions().rollback();
             savepoints.clear();
         } finally {
             unlock();
@@ -316,12 +316,12 @@ public final class JdbcConnection implements PanliteConnection {
     private Savepoint savepoint(String name) throws SQLException {
         lockOpen();
         try {
-            if (db.autoCommit()) {
+            if (db.transactions().autoCommit()) {
                 throw Errors.badState("A savepoint needs auto-commit off");
             }
-            db.beginIfNeeded();
-            JdbcSavepoint sp = new JdbcSavepoint(this, ++savepointCounter, name, db.transactionNumber());
-            db.execute("SAVEPOINT " + sp.sqlName());
+            db.transactions().beginIfNeeded();
+            JdbcSavepoint sp = new JdbcSavepoint(this, ++savepointCounter, name, db.transactions().transactionNumber());
+            db.text().execute("SAVEPOINT " + sp.sqlName());
             savepoints.add(sp);
             return sp;
         } finally {
@@ -335,7 +335,7 @@ public final class JdbcConnection implements PanliteConnection {
         try {
             int at = activeSavepoint(savepoint);
             JdbcSavepoint sp = savepoints.get(at);
-            db.execute("ROLLBACK TO SAVEPOINT " + sp.sqlName());
+            db.text().execute("ROLLBACK TO SAVEPOINT " + sp.sqlName());
             // savepoints set after this one are gone; this one stays, as in SQLite
             savepoints.subList(at + 1, savepoints.size()).clear();
         } finally {
@@ -348,7 +348,7 @@ public final class JdbcConnection implements PanliteConnection {
         lockOpen();
         try {
             int at = activeSavepoint(savepoint);
-            db.execute("RELEASE SAVEPOINT " + savepoints.get(at).sqlName());
+            db.text().execute("RELEASE SAVEPOINT " + savepoints.get(at).sqlName());
             savepoints.subList(at, savepoints.size()).clear();
         } finally {
             unlock();
@@ -356,11 +356,11 @@ public final class JdbcConnection implements PanliteConnection {
     }
 
     private int activeSavepoint(Savepoint savepoint) throws SQLException {
-        if (db.autoCommit()) {
+        if (db.transactions().autoCommit()) {
             throw Errors.badState("No transaction is open (auto-commit is on)");
         }
         // savepoints of a transaction that ended (also one SQLite ended on its own) are gone
-        long current = db.inTransaction() ? db.transactionNumber() : -1;
+        long current = db.transactions().inTransaction() ? db.transactions().transactionNumber() : -1;
         savepoints.removeIf(sp -> sp.transaction != current);
         int at = savepoints.indexOf(savepoint);
         if (at < 0) {
@@ -379,11 +379,11 @@ public final class JdbcConnection implements PanliteConnection {
                         TRANSACTION_SERIALIZABLE -> { }
                 default -> throw Errors.badArgument("Unsupported transaction isolation level " + level);
             }
-            if (db.inTransaction()) {
+            if (db.transactions().inTransaction()) {
                 throw Errors.badState("The isolation level cannot change inside a transaction");
             }
             // Only READ_UNCOMMITTED means something to SQLite (shared-cache reads); the rest are serializable.
-            db.execute("PRAGMA read_uncommitted = " + (level == TRANSACTION_READ_UNCOMMITTED ? 1 : 0));
+            db.text().execute("PRAGMA read_uncommitted = " + (level == TRANSACTION_READ_UNCOMMITTED ? 1 : 0));
             isolation = level;
         } finally {
             unlock();
@@ -406,11 +406,11 @@ public final class JdbcConnection implements PanliteConnection {
             if (config.readOnlyOpen() && !readOnly) {
                 throw Errors.badState("The database was opened read-only (open_mode)");
             }
-            if (db.inTransaction()) {
+            if (db.transactions().inTransaction()) {
                 throw Errors.badState("Read-only cannot change inside a transaction");
             }
-            db.execute("PRAGMA query_only = " + (readOnly ? 1 : 0));
-            db.setReadOnly(readOnly);
+            db.text().execute("PRAGMA query_only = " + (readOnly ? 1 : 0));
+            db.transactions().setReadOnly(readOnly);
             this.readOnly = readOnly;
         } finally {
             unlock();
@@ -489,7 +489,7 @@ public final class JdbcConnection implements PanliteConnection {
             return;
         }
         aborted = true; // closed for every caller from now on (JDBC); the executor releases the rest
-        db.interrupt(); // stop a running statement so close can take the lock
+        db.interrupts().interrupt(); // stop a running statement so close can take the lock
         executor.execute(() -> {
             try {
                 close();
@@ -692,7 +692,7 @@ public final class JdbcConnection implements PanliteConnection {
         checkFunction(name, nArgs, function);
         lockOpen();
         try {
-            db.createFunction(name, nArgs, deterministic, function::call);
+            db.userCode().createFunction(name, nArgs, deterministic, function::call);
         } finally {
             unlock();
         }
@@ -704,7 +704,7 @@ public final class JdbcConnection implements PanliteConnection {
         checkFunction(name, nArgs, factory);
         lockOpen();
         try {
-            db.createAggregate(name, nArgs, deterministic, () -> {
+            db.userCode().createAggregate(name, nArgs, deterministic, () -> {
                 dev.panlite.SqlAggregate aggregate = factory.get();
                 return new dev.panlite.ffi.SqlFunctions.Accumulator() {
                     @Override
@@ -735,7 +735,7 @@ public final class JdbcConnection implements PanliteConnection {
     @Override
     public void setBusyHandler(dev.panlite.BusyHandler handler) throws SQLException {
         checkOpen();
-        db.setBusyHandler(handler);
+        db.setBusyHandler(handler == null ? null : handler::keepWaiting);
     }
 
     @Override
@@ -746,7 +746,7 @@ public final class JdbcConnection implements PanliteConnection {
         lockOpen();
         try {
             if (changeListeners.isEmpty()) {
-                db.setChangeHooks(new ChangeDispatch(changeListeners));
+                db.userCode().setChangeHooks(new ChangeDispatch(changeListeners));
             }
             changeListeners.add(listener);
         } finally {
@@ -759,7 +759,7 @@ public final class JdbcConnection implements PanliteConnection {
         lockOpen();
         try {
             if (changeListeners.remove(listener) && changeListeners.isEmpty()) {
-                db.setChangeHooks(null);
+                db.userCode().setChangeHooks(null);
             }
         } finally {
             unlock();
@@ -801,7 +801,7 @@ public final class JdbcConnection implements PanliteConnection {
         checkFunction(name, nArgs, factory);
         lockOpen();
         try {
-            db.createWindowFunction(name, nArgs, deterministic, () -> {
+            db.userCode().createWindowFunction(name, nArgs, deterministic, () -> {
                 dev.panlite.SqlWindowFunction f = factory.get();
                 return new dev.panlite.ffi.WindowFunctions.Accumulator() {
                     @Override
@@ -834,7 +834,7 @@ public final class JdbcConnection implements PanliteConnection {
     public void setProgressHandler(int instructions, dev.panlite.ProgressHandler handler) throws SQLException {
         lockOpen();
         try {
-            db.setProgressHandler(instructions, handler == null ? null : handler::progress);
+            db.userCode().setProgressHandler(instructions, handler == null ? null : handler::progress);
         } finally {
             unlock();
         }
@@ -844,7 +844,7 @@ public final class JdbcConnection implements PanliteConnection {
     public byte[] serialize(String schema) throws SQLException {
         lockOpen();
         try {
-            return db.serialize(schemaName(schema));
+            return db.backups().serialize(schemaName(schema));
         } finally {
             unlock();
         }
@@ -857,7 +857,7 @@ public final class JdbcConnection implements PanliteConnection {
         }
         lockOpen();
         try {
-            db.deserialize(schemaName(schema), image);
+            db.backups().deserialize(schemaName(schema), image);
         } finally {
             unlock();
         }
@@ -883,7 +883,7 @@ public final class JdbcConnection implements PanliteConnection {
         }
         lockOpen();
         try {
-            db.backup(schemaName(schema), file.toString(), restore, BACKUP_PAGES_PER_STEP,
+            db.backups().backup(schemaName(schema), file.toString(), restore, BACKUP_PAGES_PER_STEP,
                     progress == null ? null : progress::progress);
         } finally {
             unlock();
@@ -898,7 +898,7 @@ public final class JdbcConnection implements PanliteConnection {
         }
         lockOpen();
         try {
-            return new IncrementalBlob(db.openBlob(schemaName(schema), table, column, rowid, writable));
+            return new IncrementalBlob(db.blobs().open(schemaName(schema), table, column, rowid, writable));
         } finally {
             unlock();
         }
@@ -915,7 +915,7 @@ public final class JdbcConnection implements PanliteConnection {
         }
         lockOpen();
         try {
-            db.createCollation(name, order);
+            db.userCode().createCollation(name, order);
         } finally {
             unlock();
         }

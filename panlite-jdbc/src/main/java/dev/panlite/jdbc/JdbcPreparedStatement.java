@@ -3,7 +3,6 @@ package dev.panlite.jdbc;
 import dev.panlite.engine.BatchRows;
 import dev.panlite.engine.Bindings;
 import dev.panlite.engine.ResultCodes;
-import dev.panlite.engine.SqlText;
 import dev.panlite.engine.Stmt;
 import dev.panlite.ffi.Sqlite;
 import java.io.IOException;
@@ -81,13 +80,13 @@ public final class JdbcPreparedStatement extends JdbcStatement implements Prepar
         stmt.reset();
         check(stmt.flushBindings());
         updateCount = -1;
-        db.beforeExecute();
+        db.transactions().beforeExecute();
         int rc;
         ScheduledFuture<?> timer = armTimeout();
         try {
             rc = stmt.step();
         } finally {
-            db.disarm(timer);
+            db.interrupts().disarm(timer);
         }
         if (rc != Sqlite.ROW && rc != Sqlite.DONE) {
             throw failed(rc);
@@ -111,13 +110,13 @@ public final class JdbcPreparedStatement extends JdbcStatement implements Prepar
     public long executeLargeUpdate() throws SQLException {
         lockOpen();
         try {
-            if (stmt.columnCount() > 0 && SqlText.isQuery(stmt.sql())) {
+            if (stmt.isQuery()) {
                 throw Errors.badState("executeUpdate cannot run a query (use executeQuery): " + stmt.sql());
             }
             closeResult();
             stmt.reset();
             check(stmt.flushBindings());
-            db.beforeExecute();
+            db.transactions().beforeExecute();
             clearKeys();
             long count = runToCompletion();
             if (count > 0 && (keyLabel != null || autoKeys) && stmt.insertsRows()) {
@@ -138,7 +137,7 @@ public final class JdbcPreparedStatement extends JdbcStatement implements Prepar
                 rc = stmt.step();
             } while (rc == Sqlite.ROW);
         } finally {
-            db.disarm(timer);
+            db.interrupts().disarm(timer);
         }
         if (rc != Sqlite.DONE) {
             throw failed(rc);
@@ -185,12 +184,12 @@ public final class JdbcPreparedStatement extends JdbcStatement implements Prepar
     public long[] executeLargeBatch() throws SQLException {
         lockOpen();
         try {
-            if (stmt.columnCount() > 0 && SqlText.isQuery(stmt.sql())) {
+            if (stmt.isQuery()) {
                 throw batchFailure(Errors.badState("A query cannot run in a batch: " + stmt.sql()), new long[0]);
             }
             closeResult();
             stmt.reset();
-            db.beforeExecute();
+            db.transactions().beforeExecute();
             BatchRows batch = stmt.batch();
             int n = batch.size();
             long[] counts = new long[n];

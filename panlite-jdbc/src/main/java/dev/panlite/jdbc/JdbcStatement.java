@@ -2,6 +2,7 @@ package dev.panlite.jdbc;
 
 import dev.panlite.engine.Database;
 import dev.panlite.engine.SqlText;
+import dev.panlite.engine.TextExecution;
 import java.nio.charset.StandardCharsets;
 import java.sql.BatchUpdateException;
 import java.sql.Connection;
@@ -61,7 +62,7 @@ public class JdbcStatement implements Statement {
         this.connection = connection;
         this.db = connection.db;
         this.holdability = holdability;
-        this.autoKeys = db.config().generatedKeys();
+        this.autoKeys = connection.config().generatedKeys();
     }
 
     /** Forgets the keys of the previous execution. */
@@ -113,7 +114,7 @@ public class JdbcStatement implements Statement {
     }
 
     final ScheduledFuture<?> armTimeout() {
-        return queryTimeout > 0 ? db.armTimeout(queryTimeout) : null;
+        return queryTimeout > 0 ? db.interrupts().armTimeout(queryTimeout) : null;
     }
 
     /** Closes the current result set before the next execution (JDBC: re-executing closes it). */
@@ -140,6 +141,8 @@ public class JdbcStatement implements Statement {
     // ------------------------------------------------------------------ execution
 
     /** Runs {@code sql} from the start; true when its first result is a result set. Lock held. */
+    private boolean resultIsQuery; // the current result set comes from a query (not RETURNING, PRAGMA, EXPLAIN)
+
     private boolean run(String sql, String keyLabel) throws SQLException {
         if (sql == null) {
             throw Errors.badArgument("SQL is null");
@@ -150,26 +153,27 @@ public class JdbcStatement implements Statement {
         clearKeys();
         String[] backup = SqlText.backupCommand(sql);
         if (backup != null) { // the incumbent's "backup to FILE" / "restore from FILE"
-            db.backup(backup[0], backup[1], backup[2].equals("restore"));
+            db.backups().backup(backup[0], backup[1], backup[2].equals("restore"));
             updateCount = 0;
             return false;
         }
-        db.beforeExecute();
+        db.transactions().beforeExecute();
         return runFrom(sql, sql.getBytes(StandardCharsets.UTF_8), 0);
     }
 
     private boolean runFrom(String sql, byte[] utf8, int offset) throws SQLException {
         long changesBefore = db.totalChanges();
-        Database.Executed executed;
+        TextExecution.Executed executed;
         ScheduledFuture<?> timer = armTimeout();
         try {
-            executed = db.executeUntilQuery(sql, utf8, offset);
+            executed = db.text().executeUntilQuery(sql, utf8, offset);
         } finally {
-            db.disarm(timer);
+            db.interrupts().disarm(timer);
         }
         if (executed.query() != null) {
+            resultIsQuery = executed.query().isQuery();
             result = new StmtResultSet(this, executed.query(), executed.firstStep(), true, maxRows);
-            if (Database.hasMoreSql(utf8, executed.tailOffset())) {
+            if (SqlText.hasMoreSql(utf8, executed.tailOffset())) {
                 pendingSql = sql;
                 pendingUtf8 = utf8;
                 pendingOffset = executed.tailOffset();
@@ -222,7 +226,7 @@ public class JdbcStatement implements Statement {
             long before = db.totalChanges();
             if (run(sql, keyLabel)) {
                 AbstractResultSet rows = result;
-                if (SqlText.isQuery(sql)) {
+                if (resultIsQuery) {
                     closeResult();
                     throw Errors.badState("executeUpdate cannot run a query (use executeQuery): " + sql);
                 }
@@ -387,7 +391,7 @@ public class JdbcStatement implements Statement {
             if (sql == null) {
                 return false;
             }
-            db.beforeExecute();
+            db.transactions().beforeExecute();
             return runFrom(sql, utf8, offset);
         } finally {
             unlock();
@@ -468,7 +472,7 @@ public class JdbcStatement implements Statement {
         if (closed) {
             throw Errors.closed("statement");
         }
-        db.interrupt(); // from another thread, without the lock the running statement holds
+        db.interrupts().interrupt(); // from another thread, without the lock the running statement holds
     }
 
     @Override

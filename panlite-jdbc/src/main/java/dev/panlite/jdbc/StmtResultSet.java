@@ -59,7 +59,7 @@ final class StmtResultSet extends AbstractResultSet {
             batch = stmt.rowBatch();
             batch.clear();
             follow = firstStep == Sqlite.ROW ? RowBatch.PENDING : RowBatch.DONE;
-            interruptsSeen = db.interrupts(); // a cancel from now on is one the rows held must answer for
+            interruptsSeen = db.interrupts().count(); // a cancel from now on is one the rows held must answer for
         } else {
             batch = null;
         }
@@ -135,7 +135,7 @@ final class StmtResultSet extends AbstractResultSet {
         }
         boolean first = pendingStep != 0;
         pendingStep = 0;
-        if (!first && follow != RowBatch.FAILED && db.interrupts() != interruptsSeen) {
+        if (!first && follow != RowBatch.FAILED && db.interrupts().count() != interruptsSeen) {
             return replayInterrupt(); // the step this next() stands for would have been interrupted
         }
         if (next < batch.rows()) {
@@ -168,11 +168,11 @@ final class StmtResultSet extends AbstractResultSet {
             pendingStep = 0;
         } else {
             int timeout = statement.queryTimeout;
-            ScheduledFuture<?> timer = timeout > 0 ? db.armTimeout(timeout) : null;
+            ScheduledFuture<?> timer = timeout > 0 ? db.interrupts().armTimeout(timeout) : null;
             try {
                 rc = stmt.step();
             } finally {
-                db.disarm(timer);
+                db.interrupts().disarm(timer);
             }
         }
         if (rc == Sqlite.ROW) {
@@ -211,12 +211,12 @@ final class StmtResultSet extends AbstractResultSet {
             }
             int limit = fillSize();
             int timeout = statement.queryTimeout;
-            ScheduledFuture<?> timer = timeout > 0 && (limit > 1 || !copyCurrent) ? db.armTimeout(timeout) : null;
+            ScheduledFuture<?> timer = timeout > 0 && (limit > 1 || !copyCurrent) ? db.interrupts().armTimeout(timeout) : null;
             int rc;
             try {
                 rc = stmt.fill(copyCurrent, limit);
             } finally {
-                db.disarm(timer);
+                db.interrupts().disarm(timer);
             }
             next = 0;
             follow = batch.end();
@@ -267,7 +267,7 @@ final class StmtResultSet extends AbstractResultSet {
         connection.lockOpen();
         try {
             SQLException e = db.error(Sqlite.INTERRUPT, stmt.sql(), ResultCodes.Phase.EXECUTE);
-            interruptsSeen = db.interrupts();
+            interruptsSeen = db.interrupts().count();
             batch.clear();
             next = 0;
             at = -1;

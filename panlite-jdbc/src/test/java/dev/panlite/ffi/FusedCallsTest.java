@@ -45,7 +45,7 @@ class FusedCallsTest {
     /** Runs text that must hold no query; asserts it all ran. */
     private void execAll(String sql) {
         byte[] bytes = utf8(sql);
-        int rc = Fused.execNoArgs(scratch, db, bytes, 0, bytes.length);
+        int rc = Fused.execNoArgs(scratch, db, bytes, 0, bytes.length, false);
         assertEquals(Sqlite.DONE, rc, () -> Sqlite.errmsg(db));
         assertEquals(0, scratch.preparedStmt());
         assertEquals(bytes.length, scratch.tailOffset());
@@ -53,7 +53,7 @@ class FusedCallsTest {
 
     private long queryLong(String sql) {
         byte[] bytes = utf8(sql);
-        int rc = Fused.execNoArgs(scratch, db, bytes, 0, bytes.length);
+        int rc = Fused.execNoArgs(scratch, db, bytes, 0, bytes.length, false);
         assertEquals(Sqlite.ROW, rc, () -> Sqlite.errmsg(db));
         long stmt = scratch.preparedStmt();
         try {
@@ -88,7 +88,7 @@ class FusedCallsTest {
     @Test
     void emptyTextIsDone() {
         byte[] bytes = utf8("garbage");
-        assertEquals(Sqlite.DONE, Fused.execNoArgs(scratch, db, bytes, 3, 0));
+        assertEquals(Sqlite.DONE, Fused.execNoArgs(scratch, db, bytes, 3, 0, false));
         assertEquals(0, scratch.preparedStmt());
         assertEquals(3, scratch.tailOffset());
     }
@@ -98,7 +98,7 @@ class FusedCallsTest {
         execAll("CREATE TABLE t(a INTEGER PRIMARY KEY, b TEXT)");
         String sql = "INSERT INTO t(b) VALUES('x'); SELECT b FROM t ORDER BY a; INSERT INTO t(b) VALUES('y');";
         byte[] bytes = utf8(sql);
-        int rc = Fused.execNoArgs(scratch, db, bytes, 0, bytes.length);
+        int rc = Fused.execNoArgs(scratch, db, bytes, 0, bytes.length, false);
         assertEquals(Sqlite.ROW, rc, () -> Sqlite.errmsg(db));
         long stmt = scratch.preparedStmt();
         assertNotEquals(0, stmt);
@@ -109,7 +109,7 @@ class FusedCallsTest {
         assertEquals(Sqlite.OK, Sqlite.finalizeStmt(stmt));
         assertEquals(1, queryLong("SELECT count(*) FROM t"), "the statement after the query has not run yet");
 
-        assertEquals(Sqlite.DONE, Fused.execNoArgs(scratch, db, bytes, tail, bytes.length - tail));
+        assertEquals(Sqlite.DONE, Fused.execNoArgs(scratch, db, bytes, tail, bytes.length - tail, false));
         assertEquals(0, scratch.preparedStmt());
         assertEquals(bytes.length, scratch.tailOffset());
         assertEquals(2, queryLong("SELECT count(*) FROM t"));
@@ -119,7 +119,7 @@ class FusedCallsTest {
     void aQueryWithNoRowsIsDoneWithItsHandle() {
         execAll("CREATE TABLE t(a)");
         byte[] bytes = utf8("SELECT a FROM t");
-        assertEquals(Sqlite.DONE, Fused.execNoArgs(scratch, db, bytes, 0, bytes.length));
+        assertEquals(Sqlite.DONE, Fused.execNoArgs(scratch, db, bytes, 0, bytes.length, false));
         long stmt = scratch.preparedStmt();
         assertNotEquals(0, stmt);
         assertEquals(1, Sqlite.columnCount(stmt));
@@ -135,13 +135,13 @@ class FusedCallsTest {
         byte[] bytes = utf8(before + sql + " trailing garbage that is not SQL");
         int offset = before.length();
         int length = utf8(sql).length;
-        assertEquals(Sqlite.ROW, Fused.execNoArgs(scratch, db, bytes, offset, length), () -> Sqlite.errmsg(db));
+        assertEquals(Sqlite.ROW, Fused.execNoArgs(scratch, db, bytes, offset, length, false), () -> Sqlite.errmsg(db));
         long stmt = scratch.preparedStmt();
         assertEquals(42, Sqlite.columnLong(stmt, 0));
         assertEquals(offset + sql.indexOf(" DELETE"), scratch.tailOffset());
         Sqlite.finalizeStmt(stmt);
         int tail = scratch.tailOffset();
-        assertEquals(Sqlite.DONE, Fused.execNoArgs(scratch, db, bytes, tail, offset + length - tail));
+        assertEquals(Sqlite.DONE, Fused.execNoArgs(scratch, db, bytes, tail, offset + length - tail, false));
         assertEquals(offset + length, scratch.tailOffset());
         assertEquals(0, queryLong("SELECT count(*) FROM t"));
     }
@@ -150,7 +150,7 @@ class FusedCallsTest {
     void aSyntaxErrorInTheSecondStatementStopsThereWithItsMessage() {
         execAll("CREATE TABLE t(a)");
         byte[] bytes = utf8("INSERT INTO t VALUES(1); INSERT INTO nosuch VALUES(2); INSERT INTO t VALUES(3);");
-        int rc = Fused.execNoArgs(scratch, db, bytes, 0, bytes.length);
+        int rc = Fused.execNoArgs(scratch, db, bytes, 0, bytes.length, false);
         assertEquals(Sqlite.ERROR, rc);
         assertEquals(0, scratch.preparedStmt());
         assertTrue(Sqlite.errmsg(db).contains("no such table: nosuch"), Sqlite.errmsg(db));
@@ -161,7 +161,7 @@ class FusedCallsTest {
     void aRuntimeErrorInTheSecondStatementFinalizesItAndKeepsTheMessage() {
         execAll("CREATE TABLE u(x UNIQUE); INSERT INTO u VALUES(1)");
         byte[] bytes = utf8("INSERT INTO u VALUES(2); INSERT INTO u VALUES(1); INSERT INTO u VALUES(3)");
-        int rc = Fused.execNoArgs(scratch, db, bytes, 0, bytes.length);
+        int rc = Fused.execNoArgs(scratch, db, bytes, 0, bytes.length, false);
         assertEquals(CONSTRAINT_UNIQUE, rc, () -> Sqlite.errmsg(db));
         assertEquals(0, scratch.preparedStmt());
         assertEquals(CONSTRAINT_UNIQUE, Sqlite.extendedErrcode(db));
@@ -174,7 +174,7 @@ class FusedCallsTest {
     void aFailingQueryStepIsAnErrorNotAResult() {
         execAll("CREATE TABLE t(a); INSERT INTO t VALUES(1)");
         byte[] bytes = utf8("SELECT abs(-9223372036854775807 - 1) FROM t"); // integer overflow at step
-        int rc = Fused.execNoArgs(scratch, db, bytes, 0, bytes.length);
+        int rc = Fused.execNoArgs(scratch, db, bytes, 0, bytes.length, false);
         assertEquals(Sqlite.ERROR, rc & 0xff);
         assertEquals(0, scratch.preparedStmt());
         assertTrue(Sqlite.errmsg(db).contains("integer overflow"), Sqlite.errmsg(db));
@@ -185,11 +185,11 @@ class FusedCallsTest {
     void textAfterTheQueryIsNotTouched() {
         // a syntax error after the query: reported only when the caller goes on from the tail
         byte[] bytes = utf8("SELECT 1; this is not sql");
-        assertEquals(Sqlite.ROW, Fused.execNoArgs(scratch, db, bytes, 0, bytes.length));
+        assertEquals(Sqlite.ROW, Fused.execNoArgs(scratch, db, bytes, 0, bytes.length, false));
         Sqlite.finalizeStmt(scratch.preparedStmt());
         int tail = scratch.tailOffset();
         assertEquals("SELECT 1;".length(), tail);
-        assertEquals(Sqlite.ERROR, Fused.execNoArgs(scratch, db, bytes, tail, bytes.length - tail));
+        assertEquals(Sqlite.ERROR, Fused.execNoArgs(scratch, db, bytes, tail, bytes.length - tail, false));
         assertEquals(0, scratch.preparedStmt());
     }
 

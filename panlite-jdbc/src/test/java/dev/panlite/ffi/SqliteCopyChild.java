@@ -32,7 +32,7 @@ public final class SqliteCopyChild {
                 | Sqlite.OPEN_NOMUTEX | Sqlite.OPEN_EXRESCODE);
         byte[] sql = "CREATE TABLE t(x); INSERT INTO t VALUES(41); SELECT x + 1 FROM t; -- end"
                 .getBytes(StandardCharsets.UTF_8);
-        int rc = Fused.execNoArgs(scratch, opened.db(), sql, 0, sql.length);
+        int rc = Fused.execNoArgs(scratch, opened.db(), sql, 0, sql.length, false);
         long stmt = scratch.preparedStmt();
         System.out.println("exec=" + rc + " " + (stmt == 0 ? "none" : Sqlite.columnLong(stmt, 0)));
         System.out.println("resetClear=" + Fused.resetClear(stmt));

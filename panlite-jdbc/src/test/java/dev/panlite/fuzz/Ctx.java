@@ -172,6 +172,11 @@ final class Ctx {
             "SELECT 1; SELECT 2",
             "INSERT INTO t(a) VALUES (1); INSERT INTO t(a) VALUES (2); SELECT * FROM t",
             "INSERT INTO t(a) VALUES (1) RETURNING id, a",
+            // texts whose statements are gated one by one (the fused exec stops before each write)
+            "SELECT 1; INSERT INTO t(a) VALUES (3); UPDATE t SET a = a WHERE id < 0; SELECT fz_f(2)",
+            "COMMIT; INSERT INTO t(a, b) VALUES (4, 'x') RETURNING id; SELECT b FROM t ORDER BY b COLLATE fz_coll",
+            "EXPLAIN INSERT INTO t(a) VALUES (1)",
+            "WITH x AS (SELECT b AS updated_at FROM t WHERE a > 0) SELECT count(*) FROM x",
             "PRAGMA optimize", "PRAGMA wal_checkpoint(TRUNCATE)", "PRAGMA integrity_check");
 
     static final List<String> BAD = List.of(

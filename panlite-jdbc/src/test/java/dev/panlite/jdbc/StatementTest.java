@@ -119,6 +119,18 @@ class StatementTest {
         }
     }
 
+    /** The README's rule: the count of the last INSERT, UPDATE or DELETE that ran; 0 when none changed a row. */
+    @Test
+    void theUpdateCountOfSeveralStatementsIsTheLastWritesCount() throws SQLException {
+        try (Statement s = conn.createStatement()) {
+            assertEquals(3, s.executeUpdate("CREATE TABLE a(x); INSERT INTO a VALUES (1), (2), (3); CREATE TABLE b(y)"),
+                    "DDL after the INSERT does not count");
+            assertEquals(0, s.executeUpdate("INSERT INTO a VALUES (4), (5); DELETE FROM a WHERE 0"),
+                    "the last write changed no row");
+            assertEquals(0, s.executeUpdate("CREATE TABLE c(z); PRAGMA user_version = 3"), "no INSERT, UPDATE or DELETE");
+        }
+    }
+
     @Test
     void trailingWhitespaceCommentsAndSemicolonsAreFine() throws SQLException {
         try (Statement s = conn.createStatement()) {

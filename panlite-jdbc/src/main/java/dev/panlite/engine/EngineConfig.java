@@ -1,0 +1,41 @@
+package dev.panlite.engine;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the engine needs to open and run one connection, built by {@code dev.panlite.Config} from a
+ * URL and its Properties after validation. It lives here, not in the exported package, because it
+ * holds what users must not read through the public API: the PRAGMA that sets the encryption key.
+ *
+ * @param filename what sqlite3_open_v2 opens ("" temporary, ":memory:", a path or a file: URI)
+ * @param resource for {@code :resource:NAME} URLs, NAME (copied to a private file, opened read-only); else null
+ * @param openFlags SQLITE_OPEN_* flags without NOMUTEX and EXRESCODE (the engine adds those)
+ * @param readOnlyOpen the file is opened read-only: transactions begin deferred and never queue for the gate
+ * @param busyTimeoutMillis how long the Java-side wait for locks lasts
+ * @param loadExtensions SQL's load_extension() may load extensions
+ * @param pragmas PRAGMA statements to run right after open, in order
+ * @param legacyPragmas deprecated PRAGMAs, each applied only where SQLite still has it
+ * @param keyPragma the PRAGMA setting the encryption key, run before anything reads the file; null for none
+ * @param limits SQLITE_LIMIT_* id to value
+ * @param beginSql the BEGIN a read-write transaction starts with
+ * @param deferredTransactions transactions begin DEFERRED: no write gate at BEGIN
+ * @param stmtCacheSize statements the LRU cache keeps (0: no cache)
+ * @param cacheTxStatements BEGIN/COMMIT/ROLLBACK are prepared once per connection
+ * @param leakWarning an unclosed connection is logged with where it was opened
+ * @param description the settings for messages, without the key
+ */
+public record EngineConfig(String filename, String resource, int openFlags, boolean readOnlyOpen,
+        int busyTimeoutMillis, boolean loadExtensions, List<String> pragmas, List<LegacyPragma> legacyPragmas,
+        String keyPragma, Map<Integer, Integer> limits, String beginSql, boolean deferredTransactions,
+        int stmtCacheSize, boolean cacheTxStatements, boolean leakWarning, String description) {
+
+    /** A deprecated PRAGMA to apply: {@code set}, then {@code query} returns no row if SQLite lacks it. */
+    public record LegacyPragma(String key, String set, String query) {}
+
+    /** The description: never the key. */
+    @Override
+    public String toString() {
+        return description;
+    }
+}

@@ -1,0 +1,218 @@
+package dev.panlite.engine;
+
+import dev.panlite.ffi.Fused;
+import dev.panlite.ffi.Scratch;
+import dev.panlite.ffi.Sqlite;
+import java.nio.charset.StandardCharsets;
+import java.sql.SQLException;
+
+/**
+ * SQL text run as it comes (Statement.execute, settings, scripts): statement after statement in one
+ * crossing with the native helper, until one returns rows. Whether a statement queues for the write
+ * gate is SQLite's answer for that statement (sqlite3_stmt_readonly, sqlite3_stmt_isexplain), never
+ * a guess from the text: the fused exec stops before each writing statement met in auto-commit
+ * mode, which then takes the path of any prepared statement's first step ({@link WriteAccess#firstStep}).
+ * A query text run twice is kept in the statement cache. Every method runs with the lock held.
+ */
+public final class TextExecution {
+    private final Database database;
+    private final StatementCache cache; // null when stmt_cache_size=0
+    private final int[] recentTexts = new int[8]; // hashes of the last texts Statement.execute ran (ranBefore)
+    private int recentAt;
+
+    TextExecution(Database database, StatementCache cache) {
+        this.database = database;
+        this.cache = cache;
+    }
+
+    /** What {@link #executeUntilQuery} found: the first query (stepped once) and where the rest of the text starts. */
+    public record Executed(Stmt query, int firstStep, byte[] sql, int tailOffset) {}
+
+    /**
+     * Runs the parameterless SQL in {@code utf8[offset..]} statement by statement until one of them
+     * is a query; that query comes back stepped once.
+     */
+    public Executed executeUntilQuery(String sqlText, byte[] utf8, int offset) throws SQLException {
+        assert database.isLockedByMe();
+        database.checkOpen();
+        if (offset == 0 && cache != null) {
+            Stmt cached = cache.take(sqlText, false);
+            if (cached != null) {
+                return executeCached(cached, utf8);
+            }
+        }
+        WriteAccess writeAccess = database.writeAccess();
+        Scratch scratch = database.scratch();
+        long db = database.handle();
+        boolean stopAtWrites = writeAccess.gated();
+        int at = offset;
+        try {
+            while (true) {
+                StatementEvent event = StatementEvent.startIfEnabled();
+                int rc = Fused.execNoArgs(scratch, db, utf8, at, utf8.length - at, stopAtWrites);
+                if ((rc & 0xff) == Sqlite.BUSY && scratch.tailOffset() >= 0) {
+                    rc = retryBusy(rc, sqlText, utf8, at, stopAtWrites);
+                }
+                if (database.callbackFailed()) { // a collation threw inside the text: fail with its Throwable
+                    if (scratch.preparedStmt() != 0) {
+                        Sqlite.finalizeStmt(scratch.preparedStmt());
+                    }
+                    throw database.error(Sqlite.ERROR, sqlText, ResultCodes.Phase.EXECUTE);
+                }
+                if (rc == Fused.STOPPED_AT_WRITE) {
+                    at = scratch.tailOffset();
+                    Executed write = runWrite(scratch.preparedStmt(), utf8, at);
+                    if (write != null) {
+                        return write; // INSERT ... RETURNING
+                    }
+                    continue;
+                }
+                long query = scratch.preparedStmt();
+                StatementEvent.finish(event, sqlText, writeAccess.file(), rc);
+                if (rc != Sqlite.ROW && rc != Sqlite.DONE) {
+                    throw database.error(rc, sqlText,
+                            scratch.tailOffset() < 0 ? ResultCodes.Phase.PREPARE : ResultCodes.Phase.EXECUTE);
+                }
+                // a query that is the whole text, run before: cached on close, so the next run skips the prepare
+                boolean cacheable = query != 0 && at == 0 && cache != null
+                        && !SqlText.hasMoreSql(utf8, scratch.tailOffset()) && ranBefore(sqlText);
+                Stmt stmt = query == 0 ? null : new Stmt(database, query, sqlText, cacheable);
+                if (stmt != null) {
+                    stmt.markStepped();
+                }
+                return new Executed(stmt, rc, utf8, scratch.tailOffset());
+            }
+        } finally {
+            writeAccess.releaseIfNoTransaction(); // also when SQL text ended a transaction (COMMIT as text)
+        }
+    }
+
+    /**
+     * A writing statement the fused exec stopped before (prepared, not stepped): its first step queues
+     * for the write gate like any prepared statement's ({@link Stmt#step}). Run to its end and
+     * finalized (null), or, when it returns rows (RETURNING), handed back stepped once: the gate
+     * stays until its rows are read.
+     */
+    private Executed runWrite(long handle, byte[] utf8, int tail) throws SQLException {
+        database.writeAccess().releaseIfNoTransaction(); // a COMMIT earlier in the text ended the transaction
+        Stmt stmt = new Stmt(database, handle, Sqlite.sql(handle), false);
+        int rc = stmt.step();
+        if (stmt.columnCount() > 0 && (rc == Sqlite.ROW || rc == Sqlite.DONE)) {
+            return new Executed(stmt, rc, utf8, tail);
+        }
+        while (rc == Sqlite.ROW) {
+            rc = stmt.step();
+        }
+        if (rc != Sqlite.DONE) {
+            SQLException e = database.error(rc, stmt.sql, ResultCodes.Phase.EXECUTE);
+            stmt.finalizeNow();
+            throw e;
+        }
+        stmt.finalizeNow();
+        return null;
+    }
+
+    /**
+     * Statement.execute of a text the cache holds (one statement: a query run before, or the text
+     * of a PreparedStatement): stepped once like any prepared statement (the write path's first
+     * step). A statement without columns has run to its end and goes back to the cache.
+     */
+    private Executed executeCached(Stmt stmt, byte[] utf8) throws SQLException {
+        try {
+            int rc = stmt.step();
+            if (rc != Sqlite.ROW && rc != Sqlite.DONE) {
+                SQLException e = database.error(rc, stmt.sql, ResultCodes.Phase.EXECUTE);
+                database.release(stmt); // reset reports the error again: finalized, not cached
+                throw e;
+            }
+            if (stmt.columnCount() == 0) {
+                database.release(stmt);
+                return new Executed(null, rc, utf8, utf8.length);
+            }
+            return new Executed(stmt, rc, utf8, utf8.length);
+        } finally {
+            database.writeAccess().releaseIfNoTransaction();
+        }
+    }
+
+    /**
+     * Whether Statement.execute ran {@code sql} among the last few texts it ran (by hash): only a
+     * text run twice is cached, so one-off texts (values spliced into the SQL) never push the
+     * application's prepared statements out of the cache.
+     */
+    private boolean ranBefore(String sql) {
+        int hash = sql.hashCode();
+        for (int h : recentTexts) {
+            if (h == hash) {
+                return true;
+            }
+        }
+        recentTexts[recentAt] = hash;
+        recentAt = (recentAt + 1) % recentTexts.length;
+        return false;
+    }
+
+    /**
+     * SQLITE_BUSY from the fused exec: the statements before the failing one ran (and committed, in
+     * auto-commit mode), so the retry starts at the failing one. Its start is found by preparing the
+     * text again from {@code offset} (only on this slow path). A failing writer in auto-commit mode
+     * never gets here: it was stopped before its step and queued for the gate.
+     */
+    private int retryBusy(int rc, String sqlText, byte[] utf8, int offset, boolean stopAtWrites) {
+        Scratch scratch = database.scratch();
+        long db = database.handle();
+        int[] start = {statementStart(utf8, offset, scratch.tailOffset())};
+        String failing = new String(utf8, start[0], utf8.length - start[0], StandardCharsets.UTF_8);
+        String keyword = SqlText.firstKeyword(failing);
+        boolean commit = keyword.equals("COMMIT") || keyword.equals("END");
+        return database.writeAccess().retryBusy(rc, sqlText, commit, () -> {
+            int again = Fused.execNoArgs(scratch, db, utf8, start[0], utf8.length - start[0], stopAtWrites);
+            if ((again & 0xff) == Sqlite.BUSY && scratch.tailOffset() >= 0) {
+                start[0] = statementStart(utf8, start[0], scratch.tailOffset());
+            }
+            return again;
+        });
+    }
+
+    /** Where the statement ending at {@code tail} starts, preparing (not running) from {@code from}. */
+    private int statementStart(byte[] utf8, int from, int tail) {
+        Scratch scratch = database.scratch();
+        long db = database.handle();
+        int at = from;
+        while (true) {
+            int rc = scratch.prepare(db, utf8, at, utf8.length - at, 0);
+            long handle = scratch.preparedStmt();
+            int next = scratch.tailOffset();
+            if (handle != 0) {
+                Sqlite.finalizeStmt(handle);
+            }
+            if (rc != Sqlite.OK || next >= tail || next <= at) {
+                return at;
+            }
+            at = next;
+        }
+    }
+
+    /** Runs every statement of {@code sql}, discarding rows (settings, savepoints, scripts). */
+    public void execute(String sql) throws SQLException {
+        byte[] utf8 = sql.getBytes(StandardCharsets.UTF_8);
+        int offset = 0;
+        while (offset < utf8.length) {
+            Executed executed = executeUntilQuery(sql, utf8, offset);
+            if (executed.query() != null) {
+                Stmt query = executed.query();
+                int rc = executed.firstStep();
+                while (rc == Sqlite.ROW) {
+                    rc = query.step();
+                }
+                if (rc != Sqlite.DONE) {
+                    SQLException e = database.error(rc, sql, ResultCodes.Phase.EXECUTE);
+                    query.finalizeNow();
+                    throw e;
+                }
+                query.finalizeNow();
+            }
+            offset = executed.tailOffset();
+        }
+    }
+}
