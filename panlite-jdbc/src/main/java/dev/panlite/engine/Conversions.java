@@ -59,6 +59,14 @@ final class Conversions {
         }
     }
 
+    /** Finalizes the statement (before a deserialize replaces the schema it points into); lock held. */
+    void close() {
+        if (select != null) {
+            select.finalizeNow();
+            select = null;
+        }
+    }
+
     /** Binds the value and steps to the row holding it; returns the handle. */
     private long start(int type, long cell, byte[] bytes) throws SQLException {
         assert db.isLockedByMe();

@@ -474,6 +474,9 @@ public final class Database {
             }
         }
         transactions.closeStatements();
+        if (conversions != null) {
+            conversions.close();
+        }
         return live == null ? null : live.sql;
     }
 

@@ -383,6 +383,28 @@ class RowBatchTest {
         }
     }
 
+    @Test
+    void aConversionLeavesNoStatementThatBlocksADeserialize() throws SQLException {
+        org.junit.jupiter.api.Assumptions.assumeTrue(dev.panlite.engine.Database.libraryVersionNumber() >= 3_054_000,
+                "deserialize needs SQLite 3.54+");
+        try (Connection c = open()) {
+            TestDb.exec(c, "CREATE TABLE t(x TEXT)", "INSERT INTO t VALUES ('12abc'), ('7')");
+            try (PreparedStatement ps = c.prepareStatement("SELECT x FROM t")) {
+                ps.setFetchSize(10); // read ahead: getInt on text asks SQLite through the connection
+                try (ResultSet rs = ps.executeQuery()) {
+                    assertTrue(rs.next());
+                    assertEquals(12, rs.getInt(1));
+                }
+            }
+            PanliteConnection p = c.unwrap(PanliteConnection.class);
+            p.deserialize("main", p.serialize("main"));
+            try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT count(*) FROM t")) {
+                assertTrue(rs.next());
+                assertEquals(2, rs.getInt(1));
+            }
+        }
+    }
+
     // ------------------------------------------------------------------ batches of writes
 
     @Test
