@@ -261,7 +261,8 @@ class CallbackSafetyTest {
         p.createCollation("angry", (a, b) -> {
             throw new IllegalStateException("no order");
         });
-        assertTrue(runBothWays("SELECT x FROM t ORDER BY CAST(x AS TEXT) COLLATE angry").isEmpty());
+        // main's issue 19: a collation that throws fails its statement (both ways), no longer passes silently
+        assertEquals(2, runBothWays("SELECT x FROM t ORDER BY CAST(x AS TEXT) COLLATE angry").size());
         p.createCollation("closer", (a, b) -> {
             try {
                 c.close();
