@@ -57,7 +57,8 @@ public enum Setting {
             "PRAGMA synchronous: how often SQLite waits for data to reach the disk. SQLite's default:"
                     + " FULL; NORMAL is durable enough for most uses in WAL mode."),
     FULLSYNC("fullsync", Use.PRAGMA, Values.bool(), null,
-            "PRAGMA fullsync: sync with F_FULLFSYNC on macOS; no effect on other systems."),
+            "PRAGMA fullfsync (the incumbent's key drops an f): sync with F_FULLFSYNC on macOS; no effect on other systems.",
+            "fullfsync"),
     CACHE_SIZE("cache_size", Use.PRAGMA, Values.range(Integer.MIN_VALUE, Integer.MAX_VALUE), null,
             "PRAGMA cache_size: page cache of each open database; positive in pages, negative in"
                     + " KiB. SQLite's default: -2000 (about 2 MB)."),

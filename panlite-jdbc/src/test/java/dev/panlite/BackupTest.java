@@ -10,7 +10,6 @@ import dev.panlite.engine.SqlText;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Properties;
@@ -23,10 +22,7 @@ class BackupTest {
     Path dir;
 
     private static long count(Connection c) throws SQLException {
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT count(*) FROM t")) {
-            assertTrue(rs.next());
-            return rs.getLong(1);
-        }
+        return TestDb.queryLong(c, "SELECT count(*) FROM t");
     }
 
     @Test

@@ -11,6 +11,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.SQLNonTransientConnectionException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
@@ -92,23 +93,44 @@ class CallbackSafetyTest {
             assertThrows(SQLException.class, () -> c.createStatement()); // refused from now on
             return args[0];
         });
-        try {
-            switch (how) {
-                case "prepared" -> {
-                    try (PreparedStatement ps = c.prepareStatement("SELECT bye(x) FROM t"); ResultSet rs = ps.executeQuery()) {
-                        while (rs.next()) {
-                            rs.getLong(1);
-                        }
+        switch (how) {
+            case "prepared" -> assertClosedUnderTheStatement(() -> {
+                try (PreparedStatement ps = c.prepareStatement("SELECT bye(x) FROM t"); ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        rs.getLong(1);
                     }
                 }
-                case "plain" -> c.createStatement().executeQuery("SELECT bye(x) FROM t").next();
-                default -> c.createStatement().executeUpdate("UPDATE t SET x = bye(x) + 1");
+            });
+            case "plain" -> assertClosedUnderTheStatement(() -> c.createStatement().executeQuery("SELECT bye(x) FROM t").next());
+            default -> {
+                // an update has no rows to read afterwards: it runs to its end, then the close is carried out
+                assertEquals(3, c.createStatement().executeUpdate("UPDATE t SET x = bye(x) + 1"));
+                try (Connection other = TestDb.open(dir)) {
+                    assertEquals(9, TestDb.queryLong(other, "SELECT sum(x) FROM t"), "the update was committed");
+                }
             }
-        } catch (SQLException e) {
-            assertInstanceOf(SQLException.class, e); // the statement may fail: the connection is gone
         }
         assertTrue(c.isClosed());
         assertThrows(SQLException.class, () -> c.createStatement());
+    }
+
+    /**
+     * A query whose callback closed the connection: the close is carried out when the statement
+     * returns, so reading its rows fails with the closed connection's error (not a crash, not another kind).
+     */
+    private static void assertClosedUnderTheStatement(org.junit.jupiter.api.function.Executable query) {
+        SQLException e = assertThrows(SQLNonTransientConnectionException.class, query);
+        assertEquals("08003", e.getSQLState(), e::toString);
+        assertTrue(e.getMessage().contains("connection is closed"), e::toString);
+    }
+
+    /** The same for each way a query reaches SQLite: each failed, the first with the closed connection's error. */
+    private static void assertClosedUnderTheStatement(List<SQLException> failures) {
+        assertEquals(2, failures.size(), failures::toString);
+        for (SQLException e : failures) {
+            assertInstanceOf(SQLNonTransientConnectionException.class, e, e::toString);
+            assertTrue(e.getMessage().contains("connection is closed"), e::toString);
+        }
     }
 
     @Test
@@ -117,11 +139,11 @@ class CallbackSafetyTest {
             c.abort(Runnable::run); // runs close() on this very thread, inside SQLite
             return 1;
         });
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT abort_me() FROM t")) {
-            rs.next();
-        } catch (SQLException expected) {
-            // the abort may fail the statement; either way the JVM lives
-        }
+        assertClosedUnderTheStatement(() -> {
+            try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT abort_me() FROM t")) {
+                rs.next();
+            }
+        });
         assertTrue(c.isClosed());
     }
 
@@ -196,10 +218,11 @@ class CallbackSafetyTest {
                 }
             }
         });
-        for (SQLException e : runBothWays("SELECT deeper(0)")) {
-            assertTrue(e.getMessage().contains("nested more than"), e.getMessage());
+        List<SQLException> failures = runBothWays("SELECT deeper(0)");
+        assertEquals(2, failures.size(), failures::toString); // both ways fail, neither crashes
+        for (SQLException e : failures) {
+            assertTrue(e.getMessage().contains("nested more than 16 deep"), e.getMessage());
         }
-        assertEquals(2, runBothWays("SELECT deeper(0)").size()); // both ways fail, neither crashes
         assertTrue(runBothWays("SELECT count(*) FROM t").isEmpty()); // and the connection still works
     }
 
@@ -252,17 +275,39 @@ class CallbackSafetyTest {
                 return 1;
             }
         });
-        runBothWays("SELECT closer(x) FROM t");
+        assertClosedUnderTheStatement(runBothWays("SELECT closer(x) FROM t"));
         assertTrue(c.isClosed());
     }
 
+    /**
+     * A collation that throws fails its statement with the Throwable as the cause, as any other user
+     * code does (README). Until issue 19's engine change, the throw was swallowed and the rows came
+     * back in an arbitrary order: this test fails on a driver that does that.
+     */
     @Test
-    void collationsThatThrowOrCloseTheConnection() throws SQLException {
+    void aCollationThatThrowsFailsItsStatementWithTheThrowableAsCause() throws SQLException {
+        IllegalStateException thrown = new IllegalStateException("no order");
         p.createCollation("angry", (a, b) -> {
-            throw new IllegalStateException("no order");
+            throw thrown;
         });
-        // main's issue 19: a collation that throws fails its statement (both ways), no longer passes silently
-        assertEquals(2, runBothWays("SELECT x FROM t ORDER BY CAST(x AS TEXT) COLLATE angry").size());
+        List<SQLException> failures = runBothWays("SELECT x FROM t ORDER BY CAST(x AS TEXT) COLLATE angry");
+        assertEquals(2, failures.size(), "both ways must fail: " + failures);
+        for (SQLException e : failures) {
+            assertTrue(causes(e).contains(thrown), () -> "the collation's Throwable is not in the cause chain of " + e);
+        }
+        assertTrue(runBothWays("SELECT count(*) FROM t").isEmpty()); // the connection still works
+    }
+
+    private static List<Throwable> causes(Throwable e) {
+        List<Throwable> chain = new ArrayList<>();
+        for (Throwable t = e; t != null && !chain.contains(t); t = t.getCause()) {
+            chain.add(t);
+        }
+        return chain;
+    }
+
+    @Test
+    void aCollationThatClosesTheConnection() throws SQLException {
         p.createCollation("closer", (a, b) -> {
             try {
                 c.close();
@@ -271,7 +316,7 @@ class CallbackSafetyTest {
             }
             return a.compareTo(b);
         });
-        runBothWays("SELECT x FROM t ORDER BY CAST(x AS TEXT) COLLATE closer");
+        assertClosedUnderTheStatement(runBothWays("SELECT x FROM t ORDER BY CAST(x AS TEXT) COLLATE closer"));
         assertTrue(c.isClosed());
     }
 
@@ -315,11 +360,13 @@ class CallbackSafetyTest {
             }
         });
         try (Statement s = c.createStatement()) {
-            s.executeUpdate("INSERT INTO t VALUES (5)");
-        } catch (SQLException possible) {
-            // the connection went away under the statement
+            // the insert runs to its end (and commits), then the close is carried out
+            assertEquals(1, s.executeUpdate("INSERT INTO t VALUES (5)"));
         }
         assertTrue(c.isClosed());
+        try (Connection other = TestDb.open(dir)) {
+            assertEquals(1, TestDb.queryLong(other, "SELECT count(*) FROM t WHERE x = 5"), "the insert was committed");
+        }
     }
 
     @Test
@@ -328,9 +375,11 @@ class CallbackSafetyTest {
             p.createFunction("swap", 0, false, a -> 2);
             return 1;
         });
-        for (SQLException e : runBothWays("SELECT swap() FROM t")) {
-            assertTrue(e.getMessage().toLowerCase().contains("active statements")
-                    || e.getMessage().toLowerCase().contains("busy"), e.getMessage());
+        List<SQLException> failures = runBothWays("SELECT swap() FROM t");
+        assertEquals(2, failures.size(), failures::toString); // both ways are refused by SQLite
+        for (SQLException e : failures) {
+            assertTrue(e.getMessage().contains("unable to delete/modify user-function due to active statements"),
+                    e.getMessage());
         }
         // outside any statement the replacement works
         p.createFunction("swap", 0, false, a -> 3);

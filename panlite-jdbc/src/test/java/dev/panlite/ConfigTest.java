@@ -367,7 +367,7 @@ class ConfigTest {
                 "PRAGMA journal_mode = WAL",
                 "PRAGMA journal_size_limit = -1",
                 "PRAGMA synchronous = NORMAL",
-                "PRAGMA fullsync = OFF",
+                "PRAGMA fullfsync = OFF",
                 "PRAGMA cache_size = -8000",
                 "PRAGMA mmap_size = 268435456",
                 "PRAGMA temp_store = MEMORY",

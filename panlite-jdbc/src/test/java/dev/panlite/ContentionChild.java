@@ -15,6 +15,7 @@ public final class ContentionChild {
     public static void main(String[] args) throws Exception {
         try (Connection c = new Driver().connect("jdbc:sqlite:" + args[0], new Properties());
                 Statement s = c.createStatement()) {
+            ChildJvm.reportEngine(System.out);
             c.setAutoCommit(false);
             s.executeUpdate("INSERT INTO t(v) VALUES ('child')");
             System.out.println("locked");

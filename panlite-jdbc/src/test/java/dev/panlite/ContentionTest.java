@@ -59,13 +59,6 @@ class ContentionTest {
         }
     }
 
-    private static long count(Connection c, String sql) throws SQLException {
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
-            rs.next();
-            return rs.getLong(1);
-        }
-    }
-
     /** A connection holding the write transaction (and so the gate) until committed or rolled back. */
     private Connection writerInTransaction(String v) throws SQLException {
         Connection c = open("");
@@ -104,15 +97,14 @@ class ContentionTest {
     void readThenWriteTransactionsFromManyThreadsAllCommit() throws Exception {
         int threads = 12;
         int each = 40;
-        List<Throwable> failures = new CopyOnWriteArrayList<>();
-        List<Thread> started = new ArrayList<>();
+        TestThreads started = new TestThreads();
         for (int i = 0; i < threads; i++) {
             int id = i;
-            started.add(Thread.ofPlatform().start(() -> {
+            started.start("writer-" + i, () -> {
                 try (Connection c = open("busy_timeout=60000")) {
                     c.setAutoCommit(false);
                     for (int k = 0; k < each; k++) {
-                        long seen = count(c, "SELECT c FROM n WHERE k = 1"); // read first ...
+                        long seen = TestDb.queryLong(c, "SELECT c FROM n WHERE k = 1"); // read first ...
                         try (PreparedStatement up = c.prepareStatement("UPDATE n SET c = ? WHERE k = 1")) {
                             up.setLong(1, seen + 1); // ... then write what was read: lost updates would show
                             up.executeUpdate();
@@ -120,18 +112,13 @@ class ContentionTest {
                         insert(c, id + "-" + k);
                         c.commit();
                     }
-                } catch (Throwable t) {
-                    failures.add(t);
                 }
-            }));
+            });
         }
-        for (Thread t : started) {
-            t.join();
-        }
-        assertTrue(failures.isEmpty(), () -> "failed: " + failures);
+        started.join();
         try (Connection c = open("")) {
-            assertEquals(threads * each, count(c, "SELECT c FROM n WHERE k = 1"), "no update was lost");
-            assertEquals(threads * each, count(c, "SELECT count(*) FROM t"));
+            assertEquals(threads * each, TestDb.queryLong(c, "SELECT c FROM n WHERE k = 1"), "no update was lost");
+            assertEquals(threads * each, TestDb.queryLong(c, "SELECT count(*) FROM t"));
         }
     }
 
@@ -140,10 +127,10 @@ class ContentionTest {
         try (Connection writer = writerInTransaction("w");
                 Connection reader = open("busy_timeout=0");
                 Connection readOnly = open("busy_timeout=0")) {
-            assertEquals(0, count(reader, "SELECT count(*) FROM t"), "auto-commit query while the gate is held");
+            assertEquals(0, TestDb.queryLong(reader, "SELECT count(*) FROM t"), "auto-commit query while the gate is held");
             readOnly.setReadOnly(true);
             readOnly.setAutoCommit(false); // a read-only transaction begins deferred and never takes the gate
-            assertEquals(0, count(readOnly, "SELECT count(*) FROM t"));
+            assertEquals(0, TestDb.queryLong(readOnly, "SELECT count(*) FROM t"));
             readOnly.commit();
             writer.commit();
         }
@@ -154,8 +141,7 @@ class ContentionTest {
     @Test
     void queuedWritersAreServedInArrivalOrder() throws Exception {
         List<Connection> writers = new ArrayList<>();
-        List<Thread> threads = new ArrayList<>();
-        List<Throwable> failures = new CopyOnWriteArrayList<>();
+        TestThreads threads = new TestThreads();
         try (Connection holder = writerInTransaction("holder")) {
             for (int i = 0; i < 6; i++) {
                 Connection w = open("busy_timeout=60000");
@@ -163,25 +149,16 @@ class ContentionTest {
                 CountDownLatch waiting = new CountDownLatch(1);
                 w.unwrap(PanliteConnection.class).setBusyHandler(signalling(waiting));
                 String v = "w" + i;
-                threads.add(Thread.ofVirtual().start(() -> {
-                    try {
-                        insert(w, v);
-                    } catch (Throwable t) {
-                        failures.add(t);
-                    }
-                }));
+                threads.startVirtual("writer-" + i, () -> insert(w, v));
                 waiting.await(); // writer i queues before writer i+1 starts
             }
             holder.commit();
-            for (Thread t : threads) {
-                t.join();
-            }
+            threads.join();
         } finally {
             for (Connection w : writers) {
                 w.close();
             }
         }
-        assertTrue(failures.isEmpty(), () -> "failed: " + failures);
         List<String> order = new ArrayList<>();
         try (Connection c = open(""); Statement s = c.createStatement();
                 ResultSet rs = s.executeQuery("SELECT v FROM t WHERE v LIKE 'w%' ORDER BY id")) {
@@ -366,7 +343,7 @@ class ContentionTest {
     void aStaleSnapshotAsksToRetryTheTransaction() throws SQLException {
         try (Connection deferred = open("transaction_mode=DEFERRED&busy_timeout=600000"); Connection other = open("")) {
             deferred.setAutoCommit(false);
-            count(deferred, "SELECT count(*) FROM t"); // the transaction's snapshot
+            TestDb.queryLong(deferred, "SELECT count(*) FROM t"); // the transaction's snapshot
             insert(other, "newer"); // commits after it
             SQLTransactionRollbackException e = assertThrows(SQLTransactionRollbackException.class,
                     () -> insert(deferred, "stale"));
@@ -383,7 +360,7 @@ class ContentionTest {
         try (Connection deferred = open("transaction_mode=DEFERRED&busy_timeout=600000");
                 Connection holder = writerInTransaction("h")) {
             deferred.setAutoCommit(false);
-            count(deferred, "SELECT count(*) FROM t");
+            TestDb.queryLong(deferred, "SELECT count(*) FROM t");
             SQLException e = assertThrows(SQLException.class, () -> insert(deferred, "upgrade"));
             assertEquals(5, e.getErrorCode());
             assertTrue(e.getMessage().contains("transaction_mode=IMMEDIATE"), e.getMessage());
@@ -396,22 +373,15 @@ class ContentionTest {
 
     /** A child JVM ({@link ContentionChild}) holds the write lock until told to commit. */
     private Process lockingChild() throws Exception {
-        String java = ProcessHandle.current().info().command().orElseThrow(() -> new AssertionError("no java command"));
-        List<String> command = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED"));
-        String helper = System.getProperty("panlite.helper");
-        if (helper != null) {
-            command.add("-Dpanlite.helper=" + helper);
-        }
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), ContentionChild.class.getName(),
-                dir.resolve("test.db").toString()));
-        return new ProcessBuilder(command).redirectErrorStream(true).start();
+        return ChildJvm.of(ContentionChild.class).args(dir.resolve("test.db").toString()).start();
     }
 
-    private static void awaitLine(BufferedReader out, String expected) throws Exception {
+    /** Reads the child's lines up to {@code expected}; the lines before it. */
+    private static String awaitLine(BufferedReader out, String expected) throws Exception {
         StringBuilder seen = new StringBuilder();
         for (String line = out.readLine(); line != null; line = out.readLine()) {
             if (line.equals(expected)) {
-                return;
+                return seen.toString();
             }
             seen.append(line).append('\n');
         }
@@ -424,13 +394,19 @@ class ContentionTest {
         try (BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
                 OutputStream in = child.getOutputStream();
                 Connection c = open("busy_timeout=600000")) {
-            awaitLine(out, "locked");
+            new ChildJvm.Output(0, awaitLine(out, "locked")).assertSameEngine();
             // the child holds SQLite's write lock; this JVM's gate is free, so SQLite says BUSY and Java retries
+            PanliteStats before = PanliteStats.snapshot();
             try (Connection quick = open("busy_timeout=50")) {
                 SQLException e = assertThrows(SQLException.class, () -> insert(quick, "quick"));
                 assertTrue(e.getMessage().contains("another process") && e.getMessage().contains("waited"),
                         e.getMessage());
             }
+            PanliteStats after = PanliteStats.snapshot(); // the metrics count the wait that ran out
+            assertEquals(1, after.busyWaits() - before.busyWaits());
+            assertEquals(1, after.busyTimeouts() - before.busyTimeouts());
+            assertTrue(after.busyRetries() > before.busyRetries());
+            assertTrue(after.busyWaitTime().compareTo(before.busyWaitTime()) > 0);
             AtomicInteger asked = new AtomicInteger();
             c.unwrap(PanliteConnection.class).setBusyHandler((attempts, waited) -> {
                 if (asked.getAndIncrement() == 0) {
@@ -446,7 +422,7 @@ class ContentionTest {
             insert(c, "parent"); // SQLITE_BUSY until the child commits, then succeeds
             assertTrue(asked.get() >= 1, "the write did wait");
             awaitLine(out, "committed");
-            assertEquals(2, count(c, "SELECT count(*) FROM t WHERE v IN ('child', 'parent')"));
+            assertEquals(2, TestDb.queryLong(c, "SELECT count(*) FROM t WHERE v IN ('child', 'parent')"));
             assertTrue(child.waitFor(60, TimeUnit.SECONDS));
             assertEquals(0, child.exitValue());
         } finally {
@@ -456,19 +432,15 @@ class ContentionTest {
 
     @Test
     void virtualThreadsWaitingForTheGateDoNotStallTheOneHoldingIt() throws Exception {
-        String java = ProcessHandle.current().info().command().orElseThrow(() -> new AssertionError("no java command"));
-        List<String> command = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED",
-                // one carrier: a waiter that pinned it would stall every other virtual thread
-                "-Djdk.virtualThreadScheduler.parallelism=1", "-Djdk.virtualThreadScheduler.maxPoolSize=1"));
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"),
-                dev.panlite.engine.VirtualThreadsChild.class.getName(), dir.resolve("test.db").toString()));
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "child JVM did not finish");
-        assertEquals(0, p.exitValue(), () -> "child JVM failed:\n" + out);
+        // one carrier: a waiter that pinned it would stall every other virtual thread
+        String out = ChildJvm.of(dev.panlite.engine.VirtualThreadsChild.class)
+                .property("jdk.virtualThreadScheduler.parallelism", "1")
+                .property("jdk.virtualThreadScheduler.maxPoolSize", "1")
+                .args(dir.resolve("test.db").toString())
+                .run().assertSameEngine().text();
         assertTrue(out.lines().anyMatch("done"::equals), () -> "child JVM did not finish its work:\n" + out);
         try (Connection c = open("")) {
-            assertEquals(9, count(c, "SELECT count(*) FROM t"));
+            assertEquals(9, TestDb.queryLong(c, "SELECT count(*) FROM t"));
         }
     }
 
@@ -479,10 +451,16 @@ class ContentionTest {
             recording.enable("dev.panlite.LockWait");
             recording.enable("dev.panlite.Statement").withThreshold(java.time.Duration.ZERO);
             recording.start();
+            PanliteStats before = PanliteStats.snapshot();
             try (Connection holder = writerInTransaction("h"); Connection late = open("busy_timeout=20")) {
                 assertThrows(SQLException.class, () -> insert(late, "late"));
                 holder.commit();
             }
+            PanliteStats after = PanliteStats.snapshot(); // and the metrics count it
+            assertEquals(1, after.gateWaits() - before.gateWaits());
+            assertEquals(1, after.gateTimeouts() - before.gateTimeouts());
+            assertTrue(after.gateWaitTime().compareTo(before.gateWaitTime()) > 0);
+            assertEquals(0, after.busyWaits() - before.busyWaits());
             recording.stop();
             recording.dump(jfr);
         }

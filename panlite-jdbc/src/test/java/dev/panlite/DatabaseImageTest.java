@@ -28,13 +28,6 @@ class DatabaseImageTest {
     static final String SERIES = "WITH RECURSIVE n(value) AS (SELECT 1 UNION ALL SELECT value + 1 FROM n LIMIT 2000)"
             + " SELECT value FROM n";
 
-    private static long scalar(Connection c, String sql) throws SQLException {
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
-            assertTrue(rs.next());
-            return rs.getLong(1);
-        }
-    }
-
     private static PanliteConnection extras(Connection c) throws SQLException {
         return c.unwrap(PanliteConnection.class);
     }
@@ -46,23 +39,23 @@ class DatabaseImageTest {
         try (Connection c = TestDb.open(dir)) {
             TestDb.exec(c, "CREATE TABLE t(x)", "INSERT INTO t SELECT value FROM (" + SERIES + ") WHERE value <= 1000");
             image = extras(c).serialize("main");
-            assertEquals(scalar(c, "PRAGMA page_count") * scalar(c, "PRAGMA page_size"), image.length);
+            assertEquals(TestDb.queryLong(c, "PRAGMA page_count") * TestDb.queryLong(c, "PRAGMA page_size"), image.length);
             assertEquals("SQLite format 3\0", new String(image, 0, 16, StandardCharsets.US_ASCII));
         }
         byte[] kept = image.clone();
         try (Connection m = new Driver().connect("jdbc:sqlite::memory:", new Properties())) {
             extras(m).deserialize("main", image);
             Arrays.fill(image, (byte) 0); // the connection holds its own copy
-            assertEquals(1000, scalar(m, "SELECT count(*) FROM t"));
-            assertEquals(500500, scalar(m, "SELECT sum(x) FROM t"));
+            assertEquals(1000, TestDb.queryLong(m, "SELECT count(*) FROM t"));
+            assertEquals(500500, TestDb.queryLong(m, "SELECT sum(x) FROM t"));
             TestDb.exec(m, "INSERT INTO t VALUES (1001)"); // writable and resizeable
-            assertEquals(1001, scalar(m, "SELECT count(*) FROM t"));
+            assertEquals(1001, TestDb.queryLong(m, "SELECT count(*) FROM t"));
             assertArrayEquals(extras(m).serialize("main"), extras(m).serialize(null), "null means main");
         }
         try (Connection c = TestDb.open(dir)) {
             TestDb.exec(c, "ATTACH ':memory:' AS aux");
             extras(c).deserialize("aux", kept);
-            assertEquals(1000, scalar(c, "SELECT count(*) FROM aux.t"));
+            assertEquals(1000, TestDb.queryLong(c, "SELECT count(*) FROM aux.t"));
             SQLException e = assertThrows(SQLException.class, () -> extras(c).serialize("nowhere"));
             assertTrue(e.getMessage().contains("nowhere"), e.getMessage());
             assertThrows(SQLException.class, () -> extras(c).deserialize("nowhere", kept));
@@ -77,7 +70,7 @@ class DatabaseImageTest {
             SQLException e;
             try {
                 extras(m).deserialize("main", "not a database at all, not even close to 512 bytes".getBytes());
-                e = assertThrows(SQLException.class, () -> scalar(m, "SELECT count(*) FROM sqlite_schema"));
+                e = assertThrows(SQLException.class, () -> TestDb.queryLong(m, "SELECT count(*) FROM sqlite_schema"));
             } catch (SQLException atOnce) {
                 e = atOnce;
             }
@@ -86,7 +79,7 @@ class DatabaseImageTest {
         // (on a fresh connection: after garbage, SQLite 3.54 refuses any further image with NOTADB)
         try (Connection m = new Driver().connect("jdbc:sqlite::memory:", new Properties())) {
             extras(m).deserialize("main", new byte[0]);
-            assertEquals(0, scalar(m, "SELECT count(*) FROM sqlite_schema"), "an empty image is an empty database");
+            assertEquals(0, TestDb.queryLong(m, "SELECT count(*) FROM sqlite_schema"), "an empty image is an empty database");
         }
     }
 
@@ -95,7 +88,7 @@ class DatabaseImageTest {
         Path copy = dir.resolve("copy.db");
         try (Connection c = TestDb.open(dir)) {
             TestDb.exec(c, "CREATE TABLE t(x)", "INSERT INTO t SELECT randomblob(1000) FROM (" + SERIES + ") WHERE value <= 2000");
-            long pages = scalar(c, "PRAGMA page_count");
+            long pages = TestDb.queryLong(c, "PRAGMA page_count");
             List<int[]> steps = new ArrayList<>();
             extras(c).backup("main", copy, (remaining, total) -> steps.add(new int[] {remaining, total}));
             assertTrue(steps.size() >= pages / 100, "100 pages a step: " + steps.size() + " steps for " + pages);
@@ -106,10 +99,10 @@ class DatabaseImageTest {
             }
             TestDb.exec(c, "DELETE FROM t");
             extras(c).restore("main", copy, null);
-            assertEquals(2000, scalar(c, "SELECT count(*) FROM t"));
+            assertEquals(2000, TestDb.queryLong(c, "SELECT count(*) FROM t"));
         }
         try (Connection b = new Driver().connect("jdbc:sqlite:" + copy, new Properties())) {
-            assertEquals(2000, scalar(b, "SELECT count(*) FROM t"));
+            assertEquals(2000, TestDb.queryLong(b, "SELECT count(*) FROM t"));
         }
     }
 
@@ -123,11 +116,11 @@ class DatabaseImageTest {
                         throw new IllegalStateException("enough");
                     }));
             assertEquals("enough", stop.getCause().getMessage()); // the callback's failure, as the cause
-            assertEquals(1000, scalar(c, "SELECT count(*) FROM t"));
+            assertEquals(1000, TestDb.queryLong(c, "SELECT count(*) FROM t"));
             SQLException missing = assertThrows(SQLException.class,
                     () -> extras(c).restore("main", dir.resolve("no/such/dir/x.db"), null));
             assertTrue(missing.getMessage().contains("restore from"), missing.getMessage());
-            assertEquals(1000, scalar(c, "SELECT count(*) FROM t"));
+            assertEquals(1000, TestDb.queryLong(c, "SELECT count(*) FROM t"));
         }
         assertTrue(Files.exists(copy));
     }
@@ -152,7 +145,7 @@ class DatabaseImageTest {
             assertEquals(1, blob.getBytes(1, 1)[0]);
             blob.free();
             extras(c).deserialize("main", image); // nothing reads now
-            assertEquals(3, scalar(c, "SELECT count(*) FROM t"));
+            assertEquals(3, TestDb.queryLong(c, "SELECT count(*) FROM t"));
         }
     }
 

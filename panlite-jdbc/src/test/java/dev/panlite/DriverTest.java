@@ -21,7 +21,6 @@ import java.sql.DriverPropertyInfo;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -54,20 +53,13 @@ class DriverTest {
      * SQLite's own (PRAGMA busy_timeout) stays 0 so SQLite never sleeps inside a call.
      */
     private static String busyTimeout(Connection c) throws SQLException {
-        assertEquals("0", scalar(c, "PRAGMA busy_timeout"), "SQLite must not sleep inside a downcall");
+        assertEquals("0", TestDb.queryString(c, "PRAGMA busy_timeout"), "SQLite must not sleep inside a downcall");
         return String.valueOf(c.unwrap(dev.panlite.PanliteConnection.class).config().busyTimeoutMillis());
-    }
-
-    private static String scalar(Connection c, String sql) throws SQLException {
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
-            assertTrue(rs.next(), "no row from " + sql);
-            return rs.getString(1);
-        }
     }
 
     private static void roundTrip(Connection c) throws SQLException {
         TestDb.exec(c, "CREATE TABLE rt(x)", "INSERT INTO rt VALUES (41)");
-        assertEquals("42", scalar(c, "SELECT x + 1 FROM rt"));
+        assertEquals("42", TestDb.queryString(c, "SELECT x + 1 FROM rt"));
     }
 
     @Test
@@ -95,7 +87,7 @@ class DriverTest {
         try (Connection a = connect("jdbc:sqlite:"); Connection b = connect("jdbc:sqlite:")) {
             roundTrip(a);
             // each temporary database is private
-            ErrorsTest.expectSql(() -> scalar(b, "SELECT x FROM rt"));
+            ErrorsTest.expectSql(() -> TestDb.queryString(b, "SELECT x FROM rt"));
         }
     }
 
@@ -103,7 +95,7 @@ class DriverTest {
     void memoryDatabase() throws SQLException {
         try (Connection a = connect("jdbc:sqlite::memory:"); Connection b = connect("jdbc:sqlite::memory:")) {
             roundTrip(a);
-            ErrorsTest.expectSql(() -> scalar(b, "SELECT x FROM rt"));
+            ErrorsTest.expectSql(() -> TestDb.queryString(b, "SELECT x FROM rt"));
         }
     }
 
@@ -112,9 +104,9 @@ class DriverTest {
         String url = "jdbc:sqlite:file:panlite_driver_test_" + System.nanoTime() + "?mode=memory&cache=shared";
         try (Connection a = connect(url); Connection b = connect(url)) {
             roundTrip(a);
-            assertEquals("41", scalar(b, "SELECT x FROM rt"));
+            assertEquals("41", TestDb.queryString(b, "SELECT x FROM rt"));
             TestDb.exec(b, "INSERT INTO rt VALUES (1)");
-            assertEquals("2", scalar(a, "SELECT count(*) FROM rt"));
+            assertEquals("2", TestDb.queryString(a, "SELECT count(*) FROM rt"));
         }
         // no file by that name appears in the working directory
         try (var files = Files.list(Path.of("."))) {
@@ -131,7 +123,7 @@ class DriverTest {
         }
         assertTrue(Files.exists(file));
         try (Connection c = connect("jdbc:sqlite:" + file)) {
-            assertEquals("41", scalar(c, "SELECT x FROM rt"));
+            assertEquals("41", TestDb.queryString(c, "SELECT x FROM rt"));
         }
     }
 
@@ -143,7 +135,7 @@ class DriverTest {
         }
         try (Connection ro = connect("jdbc:sqlite:file:" + file + "?mode=ro")) {
             assertTrue(ro.isReadOnly());
-            assertEquals("41", scalar(ro, "SELECT x FROM rt"));
+            assertEquals("41", TestDb.queryString(ro, "SELECT x FROM rt"));
             SQLException e = ErrorsTest.expectSql(() -> TestDb.exec(ro, "INSERT INTO rt VALUES (2)"));
             assertEquals(8, e.getErrorCode(), e::toString);
         }
@@ -162,7 +154,7 @@ class DriverTest {
         Properties fk = new Properties();
         fk.setProperty("foreign_keys", "false");
         try (Connection c = connect(TestDb.url(dir, "p.db", "foreign_keys=true"), fk)) {
-            assertEquals("0", scalar(c, "PRAGMA foreign_keys"));
+            assertEquals("0", TestDb.queryString(c, "PRAGMA foreign_keys"));
         }
     }
 
@@ -221,21 +213,21 @@ class DriverTest {
     @Test
     void walJournalMode() throws SQLException {
         try (Connection c = connect(TestDb.url(dir, "wal.db", "journal_mode=WAL"))) {
-            assertEquals("wal", scalar(c, "PRAGMA journal_mode"));
+            assertEquals("wal", TestDb.queryString(c, "PRAGMA journal_mode"));
             roundTrip(c);
         }
         try (Connection c = connect(TestDb.url(dir, "delete.db", ""))) {
-            assertEquals("delete", scalar(c, "PRAGMA journal_mode"), "WAL without asking for it");
+            assertEquals("delete", TestDb.queryString(c, "PRAGMA journal_mode"), "WAL without asking for it");
         }
     }
 
     @Test
     void foreignKeys() throws SQLException {
         try (Connection c = connect(TestDb.url(dir, "fk.db", "foreign_keys=true"))) {
-            assertEquals("1", scalar(c, "PRAGMA foreign_keys"));
+            assertEquals("1", TestDb.queryString(c, "PRAGMA foreign_keys"));
         }
         try (Connection c = connect(TestDb.url(dir, "fk.db", ""))) {
-            assertEquals("0", scalar(c, "PRAGMA foreign_keys"));
+            assertEquals("0", TestDb.queryString(c, "PRAGMA foreign_keys"));
         }
     }
 
@@ -252,10 +244,10 @@ class DriverTest {
     @Test
     void cacheSize() throws SQLException {
         try (Connection c = connect(TestDb.url(dir, "cs.db", "cache_size=-4321"))) {
-            assertEquals("-4321", scalar(c, "PRAGMA cache_size"));
+            assertEquals("-4321", TestDb.queryString(c, "PRAGMA cache_size"));
         }
         try (Connection c = connect(TestDb.url(dir, "cs.db", "cache_size=777"))) {
-            assertEquals("777", scalar(c, "PRAGMA cache_size"));
+            assertEquals("777", TestDb.queryString(c, "PRAGMA cache_size"));
         }
     }
 
@@ -264,15 +256,15 @@ class DriverTest {
         try (Connection c = connect(TestDb.url(dir, "l.db", "limit_sql_length=1000"))) {
             String shortSql = "SELECT 1";
             String longSql = "SELECT 1 " + " ".repeat(1100) + "+ 1";
-            assertEquals("1", scalar(c, shortSql));
-            SQLException viaStatement = ErrorsTest.expectSql(() -> scalar(c, longSql));
+            assertEquals("1", TestDb.queryString(c, shortSql));
+            SQLException viaStatement = ErrorsTest.expectSql(() -> TestDb.queryString(c, longSql));
             assertEquals(18, viaStatement.getErrorCode(), viaStatement::toString); // SQLITE_TOOBIG
             SQLException viaPrepared = ErrorsTest.expectSql(() -> c.prepareStatement(longSql).close());
             assertEquals(18, viaPrepared.getErrorCode(), viaPrepared::toString);
-            assertEquals("1", scalar(c, shortSql));
+            assertEquals("1", TestDb.queryString(c, shortSql));
         }
         try (Connection c = connect(TestDb.url(dir, "l.db", ""))) {
-            assertEquals("2", scalar(c, "SELECT 1 " + " ".repeat(1100) + "+ 1"));
+            assertEquals("2", TestDb.queryString(c, "SELECT 1 " + " ".repeat(1100) + "+ 1"));
         }
     }
 
@@ -294,7 +286,7 @@ class DriverTest {
         SQLException e = ErrorsTest.expectSql(() -> driver.connect("jdbc:sqlite:" + victimDb + "?" + query, new Properties()));
         assertTrue(e.getMessage().contains(query.substring(0, query.indexOf('='))), "setting not named: " + e.getMessage());
         try (Connection c = connect("jdbc:sqlite:" + victimDb)) {
-            assertEquals("0", scalar(c, "SELECT count(*) FROM victim"));
+            assertEquals("0", TestDb.queryString(c, "SELECT count(*) FROM victim"));
         }
         assertEquals(size, fileSize(victimDb));
         // and nothing was opened: a new file is not even created
@@ -320,13 +312,13 @@ class DriverTest {
             assertTrue(e.getMessage().contains(kv[0]), e.getMessage());
         }
         try (Connection c = connect("jdbc:sqlite:" + victimDb)) {
-            assertEquals("0", scalar(c, "SELECT count(*) FROM victim"));
+            assertEquals("0", TestDb.queryString(c, "SELECT count(*) FROM victim"));
         }
         // an encoded value is decoded once and then validated, never passed on
         String encoded = URLEncoder.encode("DELETE; DROP TABLE victim", StandardCharsets.UTF_8);
         ErrorsTest.expectSql(() -> driver.connect("jdbc:sqlite:" + victimDb + "?journal_mode=" + encoded, null));
         try (Connection c = connect("jdbc:sqlite:" + victimDb)) {
-            assertEquals("0", scalar(c, "SELECT count(*) FROM victim"));
+            assertEquals("0", TestDb.queryString(c, "SELECT count(*) FROM victim"));
         }
     }
 
@@ -392,7 +384,7 @@ class DriverTest {
              ResultSet rs = ps.executeQuery()) {
             assertTrue(rs.next());
             assertEquals(1, rs.getInt(1));
-            assertEquals("0", scalar(b, "PRAGMA foreign_keys"));
+            assertEquals("0", TestDb.queryString(b, "PRAGMA foreign_keys"));
             assertEquals("10", busyTimeout(a));
         }
     }

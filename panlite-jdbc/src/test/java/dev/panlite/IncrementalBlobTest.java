@@ -124,10 +124,10 @@ class IncrementalBlobTest {
     @Test
     void blobsUsedFromManyThreadsNeverCrash() throws Exception {
         Blob blob = extras.openBlob("main", "doc", "body", 1, false);
-        Thread[] threads = new Thread[4];
-        for (int t = 0; t < threads.length; t++) {
+        TestThreads threads = new TestThreads();
+        for (int t = 0; t < 4; t++) {
             int seed = t;
-            threads[t] = new Thread(() -> {
+            threads.start("reader-" + t, () -> {
                 Random r = new Random(seed);
                 for (int i = 0; i < 200; i++) {
                     try {
@@ -139,12 +139,9 @@ class IncrementalBlobTest {
                     }
                 }
             });
-            threads[t].start();
         }
         blob.free(); // while they read
-        for (Thread t : threads) {
-            t.join();
-        }
+        threads.join();
         assertThrows(SQLException.class, () -> blob.getBytes(1, 1));
     }
 }

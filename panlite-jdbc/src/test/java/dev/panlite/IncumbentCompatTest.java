@@ -134,50 +134,224 @@ class IncumbentCompatTest {
 
     // ------------------------------------------------------------------ settings
 
-    /** Every key of the incumbent's SQLiteConfig.Pragma, with a value it accepts. */
-    static final String[][] INCUMBENT_SETTINGS = {
-        {"open_mode", "6"}, {"shared_cache", "false"}, {"enable_load_extension", "false"}, {"cache_size", "-4000"},
-        {"mmap_size", "0"}, {"case_sensitive_like", "false"}, {"count_changes", "false"},
-        {"default_cache_size", "2000"}, {"defer_foreign_keys", "false"}, {"empty_result_callback", "false"},
-        {"empty_result_callbacks", "false"}, {"encoding", "'UTF-8'"}, {"foreign_keys", "true"},
-        {"full_column_names", "false"}, {"fullsync", "false"}, {"incremental_vacuum", "0"},
-        {"journal_mode", "WAL"}, {"journal_size_limit", "-1"}, {"legacy_alter_table", "false"},
-        {"legacy_file_format", "false"}, {"locking_mode", "NORMAL"}, {"page_size", "4096"},
-        {"max_page_count", "100000"}, {"read_uncommitted", "false"}, {"read_uncommited", "false"},
-        {"recursive_triggers", "false"}, {"reverse_unordered_selects", "false"}, {"secure_delete", "false"},
-        {"short_column_names", "true"}, {"synchronous", "NORMAL"}, {"temp_store", "MEMORY"},
-        {"temp_store_directory", ""}, {"user_version", "3"}, {"application_id", "5"},
-        {"limit_length", "1000000"}, {"limit_sql_length", "100000"}, {"limit_column", "100"},
-        {"limit_expr_depth", "100"}, {"limit_compound_select", "10"}, {"limit_vdbe_op", "100000"},
-        {"limit_function_arg", "10"}, {"limit_attached", "3"}, {"limit_like_pattern_length", "100"},
-        {"limit_variable_number", "1000"}, {"limit_trigger_depth", "10"}, {"limit_worker_threads", "0"},
-        {"limit_page_count", "100000"}, {"transaction_mode", "DEFERRED"}, {"date_precision", "MILLISECONDS"},
-        {"date_class", "INTEGER"}, {"date_string_format", "yyyy-MM-dd HH:mm:ss.SSS"}, {"busy_timeout", "1000"},
-        {"hexkey_mode", "NONE"}, {"password", ""}, {"jdbc.explicit_readonly", "true"},
-        {"jdbc.get_generated_keys", "true"},
-    };
+    /** Checks what one setting did to a connection opened with it alone. */
+    interface Check {
+        void check(Connection c) throws Exception;
+    }
+
+    /** A setting of the incumbent, the value it is given, and how its effect is read back. */
+    record Incumbent(String key, String value, Check check) {}
+
+    /** PRAGMA {@code name} reads back {@code expected}. */
+    private static Check pragmaIs(String name, String expected) {
+        return c -> assertEquals(expected, pragma(c, name), "PRAGMA " + name);
+    }
+
+    /** A deprecated PRAGMA: reads back {@code expected} where this SQLite still has it, nothing where it has not. */
+    private Check deprecatedPragmaIs(String name, String expected) {
+        return c -> {
+            try (Connection plain = TestDb.open(dir, "")) {
+                boolean has = pragma(plain, name) != null;
+                assertEquals(has ? expected : null, pragma(c, name), "PRAGMA " + name + (has ? "" : " (not in this SQLite)"));
+            }
+        };
+    }
+
+    /** {@code sql} is refused (a limit was lowered: the same SQL runs without the setting). */
+    private Check refuses(String sql, String message) {
+        return c -> {
+            SQLException e = assertThrows(SQLException.class, () -> TestDb.exec(c, sql), sql);
+            assertTrue(e.getMessage().contains(message), e::toString);
+            try (Connection plain = TestDb.open(dir, "")) {
+                TestDb.exec(plain, sql); // the control: the limit, not the SQL, refused it
+            }
+        };
+    }
+
+    private static String params(int n) {
+        return String.join(", ", java.util.Collections.nCopies(n, "1"));
+    }
+
+    /**
+     * Every key of the incumbent's SQLiteConfig.Pragma, with a value it accepts (where it has an
+     * effect, one that differs from the default, so the check can see it), and what the setting
+     * does: its PRAGMA read back, or its behaviour. Settings with nothing to read back say why.
+     */
+    List<Incumbent> incumbentSettings() {
+        List<Incumbent> all = new ArrayList<>(List.of(
+            new Incumbent("open_mode", "1", c -> { // READONLY, on a file that exists
+                assertThrows(SQLException.class, () -> TestDb.exec(c, "CREATE TABLE ro(a)"), "written through open_mode=1");
+            }),
+            new Incumbent("shared_cache", "true", c -> { // two connections of this JVM share one cache: a table lock
+                try (Connection other = new Driver().connect(TestDb.url(dir, "shared_cache.db", ""), props("shared_cache", "true"))) {
+                    c.setAutoCommit(false);
+                    TestDb.exec(c, "INSERT INTO t VALUES (1)");
+                    SQLException e = assertThrows(SQLException.class, () -> TestDb.queryLong(other, "SELECT count(*) FROM t"));
+                    assertEquals(6, e.getErrorCode() & 0xff, "SQLITE_LOCKED, a shared-cache table lock: " + e);
+                    c.rollback();
+                }
+            }),
+            new Incumbent("enable_load_extension", "true", c -> {
+                SQLException e = assertThrows(SQLException.class, () -> TestDb.exec(c, "SELECT load_extension('/nonexistent/ext')"));
+                assertFalse(e.getMessage().contains("not authorized"), "loading is enabled, the file is missing: " + e);
+            }),
+            new Incumbent("cache_size", "-4000", pragmaIs("cache_size", "-4000")),
+            new Incumbent("mmap_size", "65536", pragmaIs("mmap_size", "65536")),
+            new Incumbent("case_sensitive_like", "true", c -> assertEquals(0, TestDb.queryLong(c, "SELECT 'a' LIKE 'A'"))),
+            new Incumbent("count_changes", "true", deprecatedPragmaIs("count_changes", "1")),
+            new Incumbent("default_cache_size", "2000", deprecatedPragmaIs("default_cache_size", "2000")),
+            new Incumbent("defer_foreign_keys", "true", pragmaIs("defer_foreign_keys", "1")),
+            new Incumbent("empty_result_callback", "true", deprecatedPragmaIs("empty_result_callbacks", "1")),
+            new Incumbent("empty_result_callbacks", "true", deprecatedPragmaIs("empty_result_callbacks", "1")),
+            new Incumbent("encoding", "'UTF-16le'", pragmaIs("encoding", "UTF-16le")),
+            new Incumbent("foreign_keys", "true", pragmaIs("foreign_keys", "1")),
+            new Incumbent("full_column_names", "true", deprecatedPragmaIs("full_column_names", "1")),
+            new Incumbent("fullsync", "true", pragmaIs("fullfsync", "1")),
+            // an action, not a state: frees the free list's pages at open in an auto_vacuum=INCREMENTAL file
+            new Incumbent("incremental_vacuum", "0", c -> assertEquals("0", pragma(c, "freelist_count"))),
+            new Incumbent("journal_mode", "WAL", pragmaIs("journal_mode", "wal")),
+            new Incumbent("journal_size_limit", "1048576", pragmaIs("journal_size_limit", "1048576")),
+            new Incumbent("legacy_alter_table", "true", pragmaIs("legacy_alter_table", "1")),
+            new Incumbent("legacy_file_format", "true", deprecatedPragmaIs("legacy_file_format", "1")),
+            new Incumbent("locking_mode", "EXCLUSIVE", pragmaIs("locking_mode", "exclusive")),
+            new Incumbent("page_size", "8192", pragmaIs("page_size", "8192")),
+            new Incumbent("max_page_count", "100000", pragmaIs("max_page_count", "100000")),
+            new Incumbent("read_uncommitted", "true", pragmaIs("read_uncommitted", "1")),
+            new Incumbent("read_uncommited", "true", pragmaIs("read_uncommitted", "1")),
+            new Incumbent("recursive_triggers", "true", pragmaIs("recursive_triggers", "1")),
+            new Incumbent("reverse_unordered_selects", "true", pragmaIs("reverse_unordered_selects", "1")),
+            new Incumbent("secure_delete", "true", pragmaIs("secure_delete", "1")),
+            new Incumbent("short_column_names", "false", deprecatedPragmaIs("short_column_names", "0")),
+            new Incumbent("synchronous", "NORMAL", pragmaIs("synchronous", "1")),
+            new Incumbent("temp_store", "MEMORY", pragmaIs("temp_store", "2")),
+            // "" is the default; any other value changes the directory for the whole process: nothing set, nothing to read
+            new Incumbent("temp_store_directory", "", deprecatedPragmaIs("temp_store_directory", null)),
+            new Incumbent("user_version", "3", pragmaIs("user_version", "3")),
+            new Incumbent("application_id", "5", pragmaIs("application_id", "5")),
+            new Incumbent("limit_length", "1000000", refuses("SELECT length(zeroblob(1000001))", "too big")),
+            new Incumbent("limit_sql_length", "100000", refuses("SELECT 1" + " ".repeat(100_000), "too long")),
+            new Incumbent("limit_column", "100", refuses("CREATE TABLE wide(" + String.join(", ",
+                    java.util.stream.IntStream.range(0, 101).mapToObj(i -> "c" + i).toList()) + ")", "too many columns")),
+            new Incumbent("limit_expr_depth", "100", refuses("SELECT " + String.join(" + ",
+                    java.util.Collections.nCopies(120, "1")), "too large")),
+            new Incumbent("limit_compound_select", "10", refuses("SELECT 1" + " UNION ALL SELECT 1".repeat(11), "too many terms")),
+            // SQLite does not enforce SQLITE_LIMIT_VDBE_OP (its documentation says so): the value is all there is
+            new Incumbent("limit_vdbe_op", "100000", c -> assertEquals("100000",
+                    c.unwrap(PanliteConnection.class).config().get(Setting.LIMIT_VDBE_OP))),
+            new Incumbent("limit_function_arg", "10", refuses("SELECT max(" + params(11) + ")", "too many arguments")),
+            new Incumbent("limit_attached", "3", refuses("ATTACH ':memory:' AS a1; ATTACH ':memory:' AS a2; "
+                    + "ATTACH ':memory:' AS a3; ATTACH ':memory:' AS a4", "too many attached")),
+            new Incumbent("limit_like_pattern_length", "100", refuses("SELECT 'a' LIKE '" + "a".repeat(101) + "'", "too complex")),
+            new Incumbent("limit_variable_number", "1000", refuses("SELECT ?1001", "variable number")),
+            new Incumbent("limit_trigger_depth", "10", c -> {
+                String[] recursing = {"PRAGMA recursive_triggers = 1", "CREATE TABLE IF NOT EXISTS n(i)",
+                    "CREATE TRIGGER IF NOT EXISTS up AFTER INSERT ON n WHEN new.i < 20 BEGIN INSERT INTO n VALUES (new.i + 1); END"};
+                TestDb.exec(c, recursing);
+                SQLException e = assertThrows(SQLException.class, () -> TestDb.exec(c, "INSERT INTO n VALUES (1)"));
+                assertTrue(e.getMessage().contains("trigger"), e::toString); // the wording differs between versions
+                try (Connection plain = TestDb.open(dir, "")) { // the control: 20 levels are fine by default
+                    TestDb.exec(plain, recursing);
+                    TestDb.exec(plain, "INSERT INTO n VALUES (1)");
+                }
+            }),
+            new Incumbent("limit_worker_threads", "0", pragmaIs("threads", "0")),
+            new Incumbent("limit_page_count", "100000", pragmaIs("max_page_count", "100000")),
+            new Incumbent("transaction_mode", "DEFERRED", c -> assertEquals(TransactionMode.DEFERRED,
+                    c.unwrap(PanliteConnection.class).config().transactionMode())),
+            new Incumbent("date_precision", "SECONDS", c -> assertEquals(1234, storedTimestamp(c))),
+            new Incumbent("date_class", "TEXT", c -> assertEquals("text", TestDb.queryString(c, "SELECT typeof(x) FROM d"))),
+            new Incumbent("date_string_format", "yyyy-MM-dd", c -> assertEquals("yyyy-MM-dd",
+                    c.unwrap(PanliteConnection.class).config().dateStringFormat())),
+            new Incumbent("busy_timeout", "1000", c -> assertEquals(1000,
+                    c.unwrap(PanliteConnection.class).config().busyTimeoutMillis())),
+            // no key: the file stays a plain SQLite file
+            new Incumbent("hexkey_mode", "NONE", c -> assertPlainFile("hexkey_mode")),
+            new Incumbent("password", "", c -> assertPlainFile("password")),
+            // what it changes: writing transactions begin IMMEDIATE even under transaction_mode=DEFERRED
+            new Incumbent("jdbc.explicit_readonly", "true", c -> {
+                Properties both = props("jdbc.explicit_readonly", "true");
+                both.setProperty("transaction_mode", "DEFERRED");
+                try (Connection d = new Driver().connect(TestDb.url(dir, "explicit.db", ""), both)) {
+                    assertEquals(TransactionMode.IMMEDIATE, d.unwrap(PanliteConnection.class).config().transactionMode());
+                }
+            }),
+            new Incumbent("jdbc.get_generated_keys", "false", c -> {
+                try (Statement s = c.createStatement()) {
+                    s.executeUpdate("INSERT INTO t VALUES (1)");
+                    assertEquals(List.of(), keys(s));
+                }
+            })));
+        return all;
+    }
+
+    private static Properties props(String key, String value) {
+        Properties p = new Properties();
+        p.setProperty(key, value);
+        return p;
+    }
+
+    /** The value a Timestamp of 1234.567 s is stored as, through a connection's date settings. */
+    private static long storedTimestamp(Connection c) throws SQLException {
+        return TestDb.queryLong(c, "SELECT x FROM d");
+    }
+
+    private void assertPlainFile(String key) throws Exception {
+        byte[] header = java.util.Arrays.copyOf(Files.readAllBytes(dir.resolve(key + ".db")), 16);
+        assertEquals("SQLite format 3\0", new String(header, java.nio.charset.StandardCharsets.US_ASCII));
+    }
 
     @Test
-    void everyIncumbentSettingConnects() throws SQLException {
+    void everyIncumbentSettingDoesWhatItSays() throws Exception {
         Properties all = new Properties();
-        for (String[] kv : INCUMBENT_SETTINGS) {
-            Properties one = new Properties();
-            one.setProperty(kv[0], kv[1]);
-            try (Connection c = new Driver().connect(TestDb.url(dir, "one.db", ""), one)) {
-                TestDb.exec(c, "CREATE TABLE IF NOT EXISTS t(a)");
-            } catch (SQLException e) {
-                throw new AssertionError(kv[0] + "=" + kv[1] + " does not connect: " + e.getMessage(), e);
+        for (Incumbent s : incumbentSettings()) {
+            String file = s.key() + ".db";
+            try (Connection plain = new Driver().connect(TestDb.url(dir, file, ""), new Properties())) {
+                if (s.key().equals("incremental_vacuum")) { // free pages for it to free
+                    TestDb.exec(plain, "PRAGMA auto_vacuum = INCREMENTAL", "VACUUM", "CREATE TABLE big(b)",
+                            "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 20) "
+                            + "INSERT INTO big SELECT zeroblob(100000) FROM n", "DROP TABLE big");
+                    assertTrue(TestDb.queryLong(plain, "PRAGMA freelist_count") > 0);
+                }
+                if (!s.key().equals("encoding") && !s.key().equals("page_size")) { // those two shape a new file only
+                    TestDb.exec(plain, "CREATE TABLE t(a)");
+                }
             }
-            all.setProperty(kv[0], kv[1]);
+            try (Connection c = new Driver().connect(TestDb.url(dir, file, ""), props(s.key(), s.value()))) {
+                if (s.key().equals("encoding") || s.key().equals("page_size")) {
+                    TestDb.exec(c, "CREATE TABLE t(a)");
+                }
+                if (s.key().startsWith("date_")) {
+                    TestDb.exec(c, "CREATE TABLE d(x)");
+                    try (PreparedStatement ps = c.prepareStatement("INSERT INTO d VALUES (?)")) {
+                        ps.setTimestamp(1, new java.sql.Timestamp(1_234_567));
+                        ps.executeUpdate();
+                    }
+                }
+                s.check().check(c);
+            } catch (SQLException | AssertionError e) {
+                throw new AssertionError(s.key() + "=" + s.value() + ": " + e.getMessage(), e);
+            }
+            if (!s.key().equals("open_mode") && !s.key().equals("locking_mode")) {
+                all.setProperty(s.key(), s.value());
+            }
         }
         try (Connection c = new Driver().connect(TestDb.url(dir, "all.db", ""), all)) {
             TestDb.exec(c, "CREATE TABLE t(a)", "INSERT INTO t VALUES (1)");
+            assertEquals("wal", pragma(c, "journal_mode"));
+            assertEquals("1", pragma(c, "foreign_keys"));
+            assertEquals("3", pragma(c, "user_version"));
         }
     }
 
+    /** What PRAGMA {@code name} reads; null if it returns nothing (a PRAGMA this SQLite does not have). */
     private static String pragma(Connection c, String name) throws SQLException {
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("PRAGMA " + name)) {
-            return rs.next() ? rs.getString(1) : null;
+        try (Statement s = c.createStatement()) {
+            if (!s.execute("PRAGMA " + name)) {
+                return null;
+            }
+            try (ResultSet rs = s.getResultSet()) {
+                return rs.next() ? rs.getString(1) : null;
+            }
         }
     }
 

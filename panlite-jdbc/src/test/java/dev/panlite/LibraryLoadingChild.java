@@ -27,6 +27,7 @@ public final class LibraryLoadingChild {
             report("sourceId", c.unwrap(PanliteConnection.class).sqliteSourceId());
             report("loadedFrom", SqliteLibrary.loadedFrom());
             report("bundled", String.valueOf(SqliteLibrary.bundled()));
+            ChildJvm.reportEngine(System.out);
         } catch (SQLException e) {
             report("exception", e.getClass().getName());
             report("sqlState", e.getSQLState());

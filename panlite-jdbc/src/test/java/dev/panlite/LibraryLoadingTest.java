@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -36,25 +37,17 @@ class LibraryLoadingTest {
         return runChild(List.of("-D" + SqliteLibrary.LIBRARY_PROPERTY + "=" + library));
     }
 
-    /** Runs the child with these -D options (none: the default engine). */
+    /**
+     * Runs the child with these -D options; the library property is not passed on from this JVM
+     * (none given: the default engine), the other panlite.* properties are (the helper mode).
+     */
     static Map<String, String> runChild(List<String> properties) throws IOException, InterruptedException {
-        String java = ProcessHandle.current().info().command().orElseThrow(() -> new AssertionError("no java command"));
-        List<String> command = new ArrayList<>();
-        command.add(java);
-        command.add("--enable-native-access=ALL-UNNAMED");
-        command.addAll(properties);
-        String helper = System.getProperty("panlite.helper");
-        if (helper != null) {
-            command.add("-Dpanlite.helper=" + helper); // the same helper mode as this run
+        ChildJvm child = ChildJvm.of(LibraryLoadingChild.class).property(SqliteLibrary.LIBRARY_PROPERTY, null);
+        for (String p : properties) {
+            int eq = p.indexOf('=');
+            child.property(p.substring("-D".length(), eq), p.substring(eq + 1));
         }
-        command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
-        command.add(LibraryLoadingChild.class.getName());
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        byte[] out = p.getInputStream().readAllBytes();
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "child JVM did not finish");
-        String text = new String(out, StandardCharsets.UTF_8);
-        assertEquals(0, p.exitValue(), () -> "child JVM failed:\n" + text);
+        String text = child.run().text();
         Map<String, String> report = new LinkedHashMap<>();
         for (String line : text.split("\n")) {
             int eq = line.indexOf('=');
@@ -64,6 +57,28 @@ class LibraryLoadingTest {
         }
         report.put("(output)", text);
         return report;
+    }
+
+    /**
+     * A child JVM started by the shared launcher runs the engine this Surefire execution names
+     * (the system SQLite where panlite.sqlite.library=system), and the check would see a child
+     * that ran another one.
+     */
+    @Test
+    void aChildJvmRunsTheEngineItsExecutionNames() throws Exception {
+        Map<String, String> child = ChildJvm.of(LibraryLoadingChild.class).run().assertSameEngine().values();
+        String named = System.getProperty(SqliteLibrary.LIBRARY_PROPERTY);
+        if (SqliteLibrary.SYSTEM.equals(named)) {
+            assertEquals("false", child.get("bundled"), child::toString);
+            assertEquals("libsqlite3.so.0", child.get("loadedFrom"), child::toString);
+        }
+        assertEquals(SqliteLibrary.version(), child.get("version"), child::toString);
+        assertEquals(SqliteLibrary.sourceId(), child.get("sourceId"), child::toString);
+        if (named != null && engineBundled()) {
+            // the control: without the property the child runs the bundled engine, and the check says so
+            ChildJvm.Output other = ChildJvm.of(LibraryLoadingChild.class).property(SqliteLibrary.LIBRARY_PROPERTY, null).run();
+            assertThrows(AssertionError.class, other::assertSameEngine, other::text);
+        }
     }
 
     @Test

@@ -97,14 +97,13 @@ class ResourceUrlTest {
         byte[] bytes = Files.readAllBytes(db);
         // the smallest HTTP server: one response per connection, whatever was asked
         try (ServerSocket server = new ServerSocket(0, 5, InetAddress.getByName("127.0.0.1"))) {
-            Thread serving = Thread.ofVirtual().start(() -> {
+            TestThreads serving = new TestThreads();
+            serving.startVirtual("http-server", () -> {
                 try (Socket socket = server.accept(); OutputStream out = socket.getOutputStream()) {
                     socket.getInputStream().read(new byte[8192]); // the request line and headers
                     out.write(("HTTP/1.1 200 OK\r\nContent-Length: " + bytes.length + "\r\nConnection: close\r\n\r\n")
                             .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
                     out.write(bytes);
-                } catch (IOException e) {
-                    throw new java.io.UncheckedIOException(e);
                 }
             });
             check("jdbc:sqlite::resource:http://127.0.0.1:" + server.getLocalPort() + "/packaged.db");

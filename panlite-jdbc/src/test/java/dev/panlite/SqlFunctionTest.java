@@ -38,10 +38,7 @@ class SqlFunctionTest {
     }
 
     private Object one(String sql) throws SQLException {
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
-            assertTrue(rs.next());
-            return rs.getObject(1);
-        }
+        return TestDb.queryObject(c, sql);
     }
 
     @Test

@@ -1,7 +1,11 @@
 package dev.panlite;
 
 import java.nio.file.Path;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Properties;
@@ -32,5 +36,35 @@ public final class TestDb {
                 s.execute(each);
             }
         }
+    }
+
+    /** Reads one value of the current row. */
+    public interface Column<T> {
+        T get(ResultSet rs) throws SQLException;
+    }
+
+    /** What {@code column} reads from the one row {@code sql} returns; fails on no row or on a second. */
+    public static <T> T queryOne(Connection c, String sql, Column<T> column) throws SQLException {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            assertTrue(rs.next(), () -> "no row from " + sql);
+            T value = column.get(rs);
+            assertFalse(rs.next(), () -> "more than one row from " + sql);
+            return value;
+        }
+    }
+
+    /** The first column of the one row {@code sql} returns, as a long. */
+    public static long queryLong(Connection c, String sql) throws SQLException {
+        return queryOne(c, sql, rs -> rs.getLong(1));
+    }
+
+    /** The first column of the one row {@code sql} returns, as a String. */
+    public static String queryString(Connection c, String sql) throws SQLException {
+        return queryOne(c, sql, rs -> rs.getString(1));
+    }
+
+    /** The first column of the one row {@code sql} returns, as getObject gives it. */
+    public static Object queryObject(Connection c, String sql) throws SQLException {
+        return queryOne(c, sql, rs -> rs.getObject(1));
     }
 }

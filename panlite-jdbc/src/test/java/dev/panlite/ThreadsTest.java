@@ -12,10 +12,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Queue;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
@@ -37,70 +33,35 @@ class ThreadsTest {
     @TempDir
     Path dir;
 
-    /** Starts {@code n} threads running {@code body(i)}, each started together; collects every Throwable. */
+    /** What each of {@link #start}'s threads runs, given its index. */
     interface Body {
         void run(int index) throws Exception;
     }
 
-    static List<Thread> start(int n, Body body, Queue<Throwable> errors) {
+    /** Starts {@code n} threads running {@code body(i)}, all released together; join rethrows what they threw. */
+    static TestThreads start(int n, Body body) {
         CyclicBarrier go = new CyclicBarrier(n);
-        List<Thread> threads = new ArrayList<>();
+        TestThreads threads = new TestThreads();
         for (int i = 0; i < n; i++) {
             int index = i;
-            Thread t = new Thread(() -> {
-                try {
-                    go.await(30, TimeUnit.SECONDS);
-                    body.run(index);
-                } catch (Throwable e) {
-                    errors.add(e);
-                }
-            }, "threads-test-" + i);
-            t.setDaemon(true);
-            threads.add(t);
-            t.start();
+            threads.start("threads-test-" + i, () -> {
+                go.await(30, TimeUnit.SECONDS);
+                body.run(index);
+            });
         }
         return threads;
-    }
-
-    static void joinAll(List<Thread> threads) throws InterruptedException {
-        long deadline = System.currentTimeMillis() + JOIN_MILLIS;
-        for (Thread t : threads) {
-            t.join(Math.max(1, deadline - System.currentTimeMillis()));
-        }
-        for (Thread t : threads) {
-            assertFalse(t.isAlive(), () -> t.getName() + " did not finish: " + stack(t));
-        }
-    }
-
-    static String stack(Thread t) {
-        StringBuilder sb = new StringBuilder();
-        for (StackTraceElement e : t.getStackTrace()) {
-            sb.append("\n    at ").append(e);
-        }
-        return sb.toString();
-    }
-
-    static void assertOnlySqlExceptions(Queue<Throwable> errors) {
-        for (Throwable t : errors) {
-            if (!(t instanceof SQLException)) {
-                AssertionError failure = new AssertionError("not an SQLException: " + t, t);
-                errors.stream().filter(o -> o != t).limit(5).forEach(failure::addSuppressed);
-                throw failure;
-            }
-        }
     }
 
     @Test
     void hammeredConnectionClosedMidway() throws Exception {
         Connection c = TestDb.open(dir, FAST);
         TestDb.exec(c, "CREATE TABLE t(id INTEGER PRIMARY KEY, v TEXT, n INTEGER)");
-        Queue<Throwable> errors = new ConcurrentLinkedQueue<>();
         AtomicInteger done = new AtomicInteger();
         AtomicInteger afterClose = new AtomicInteger();
         CountDownLatch enoughWork = new CountDownLatch(200);
         int iterations = 400;
 
-        List<Thread> workers = start(THREADS, index -> {
+        TestThreads workers = start(THREADS, index -> {
             for (int i = 0; i < iterations; i++) {
                 try {
                     switch ((index + i) % 6) {
@@ -149,45 +110,32 @@ class ThreadsTest {
                         default -> {
                             // several statements in one text, and a query read to its end
                             try (Statement s = c.createStatement()) {
-                                if (s.execute("UPDATE t SET n = n + 1 WHERE id = " + i + "; SELECT v FROM t LIMIT 3")) {
-                                    // first result is the update count
-                                }
-                                while (s.getMoreResults() || s.getUpdateCount() != -1) {
-                                    ResultSet rs = s.getResultSet();
-                                    if (rs != null) {
-                                        while (rs.next()) {
-                                            rs.getString(1);
-                                        }
+                                // every statement runs; the first query among them is the result (README), then no more
+                                assertTrue(s.execute("UPDATE t SET n = n + 1 WHERE id = " + i + "; SELECT v FROM t LIMIT 3"));
+                                try (ResultSet rs = s.getResultSet()) {
+                                    while (rs.next()) {
+                                        rs.getString(1);
                                     }
                                 }
+                                assertFalse(s.getMoreResults());
+                                assertEquals(-1, s.getUpdateCount());
                             }
                         }
                     }
                     done.incrementAndGet();
                     enoughWork.countDown();
-                } catch (SQLException e) {
-                    errors.add(e);
+                } catch (SQLException e) { // the closed connection's error; other kinds fail the test
                     if (c.isClosed()) {
                         afterClose.incrementAndGet();
                     }
                 }
             }
-        }, errors);
-
-        Thread closer = new Thread(() -> {
-            try {
-                enoughWork.await(30, TimeUnit.SECONDS);
-                c.close();
-            } catch (Throwable t) {
-                errors.add(t);
-            }
-        }, "threads-test-closer");
-        closer.setDaemon(true);
-        closer.start();
-        workers.add(closer);
-
-        joinAll(workers);
-        assertOnlySqlExceptions(errors);
+        });
+        workers.start("threads-test-closer", () -> {
+            enoughWork.await(30, TimeUnit.SECONDS);
+            c.close();
+        });
+        workers.join(); // anything but an SQLException from a JDBC call fails here
         assertTrue(c.isClosed(), "the closer did not close the connection");
         assertTrue(done.get() >= 200, "too little work before the close: " + done.get());
         assertTrue(afterClose.get() > 0, "no thread ran into the closed connection; close was not mid-way");
@@ -200,10 +148,7 @@ class ThreadsTest {
     }
 
     private static long count(Connection c) throws SQLException {
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT count(*) FROM t")) {
-            assertTrue(rs.next());
-            return rs.getLong(1);
-        }
+        return TestDb.queryLong(c, "SELECT count(*) FROM t");
     }
 
     @Test
@@ -211,8 +156,7 @@ class ThreadsTest {
         int n = 200;
         try (Connection c = TestDb.open(dir, FAST)) {
             TestDb.exec(c, "CREATE TABLE t(id INTEGER PRIMARY KEY, thread INTEGER, i INTEGER, UNIQUE(thread, i))");
-            Queue<Throwable> errors = new ConcurrentLinkedQueue<>();
-            List<Thread> threads = start(THREADS, index -> {
+            TestThreads threads = start(THREADS, index -> {
                 try (PreparedStatement ps = c.prepareStatement("INSERT INTO t(thread, i) VALUES (?, ?)")) {
                     for (int i = 0; i < n; i++) {
                         ps.setInt(1, index);
@@ -220,9 +164,8 @@ class ThreadsTest {
                         assertEquals(1, ps.executeUpdate());
                     }
                 }
-            }, errors);
-            joinAll(threads);
-            assertTrue(errors.isEmpty(), () -> "errors: " + errors);
+            });
+            threads.join();
             assertEquals((long) THREADS * n, count(c));
             try (Statement s = c.createStatement();
                  ResultSet rs = s.executeQuery("SELECT thread, count(*) FROM t GROUP BY thread ORDER BY thread")) {
@@ -241,18 +184,16 @@ class ThreadsTest {
         int n = 200;
         try (Connection c = TestDb.open(dir, FAST)) {
             TestDb.exec(c, "CREATE TABLE t(id INTEGER PRIMARY KEY, v INTEGER)");
-            Queue<Throwable> errors = new ConcurrentLinkedQueue<>();
             try (PreparedStatement shared = c.prepareStatement("INSERT INTO t(v) VALUES (42)");
                  Statement sharedText = c.createStatement()) {
-                List<Thread> threads = start(THREADS, index -> {
+                TestThreads threads = start(THREADS, index -> {
                     for (int i = 0; i < n; i++) {
                         assertEquals(1, shared.executeUpdate());
                         assertEquals(1, sharedText.executeUpdate("INSERT INTO t(v) VALUES (7)"));
                     }
-                }, errors);
-                joinAll(threads);
+                });
+                threads.join();
             }
-            assertTrue(errors.isEmpty(), () -> "errors: " + errors);
             assertEquals(2L * THREADS * n, count(c));
             try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT sum(v = 42), sum(v = 7) FROM t")) {
                 assertTrue(rs.next());
@@ -269,8 +210,7 @@ class ThreadsTest {
         try (Connection c = TestDb.open(dir, FAST)) {
             TestDb.exec(c, "CREATE TABLE t(id INTEGER PRIMARY KEY, v INTEGER)");
             c.setAutoCommit(false);
-            Queue<Throwable> errors = new ConcurrentLinkedQueue<>();
-            List<Thread> threads = start(THREADS, index -> {
+            TestThreads threads = start(THREADS, index -> {
                 for (int i = 0; i < n; i++) {
                     try (PreparedStatement ps = c.prepareStatement("INSERT INTO t(v) VALUES (?)")) {
                         ps.setInt(1, i);
@@ -280,9 +220,8 @@ class ThreadsTest {
                         c.commit(); // commits whatever the other threads inserted too
                     }
                 }
-            }, errors);
-            joinAll(threads);
-            assertTrue(errors.isEmpty(), () -> "errors: " + errors);
+            });
+            threads.join();
             c.commit();
             c.setAutoCommit(true);
             try (Connection other = TestDb.open(dir, FAST)) {
@@ -320,11 +259,11 @@ class ThreadsTest {
         assertTrue(reading.await(30, TimeUnit.SECONDS), "the reader did not start reading");
         c.close();
         reader.join(JOIN_MILLIS);
-        assertFalse(reader.isAlive(), () -> "reader still running: " + stack(reader));
+        assertFalse(reader.isAlive(), () -> "reader still running: " + TestThreads.stack(reader));
         Throwable t = readerFailure.get();
         assertNotNull(t);
         assertInstanceOf(SQLException.class, t, () -> "reader ended with " + t);
-        assertTrue(rs.isClosed() || c.isClosed());
+        assertTrue(rs.isClosed(), "closing the connection closes its result sets");
         // everything stays safe to touch afterwards
         ErrorsTest.expectSql(rs::next);
         ErrorsTest.expectSql(() -> rs.getString(2));
@@ -361,7 +300,7 @@ class ThreadsTest {
         assertTrue(reading.await(30, TimeUnit.SECONDS), "the reader did not start reading");
         c.close();
         reader.join(JOIN_MILLIS);
-        assertFalse(reader.isAlive(), () -> "reader still running: " + stack(reader));
+        assertFalse(reader.isAlive(), () -> "reader still running: " + TestThreads.stack(reader));
         Throwable t = readerFailure.get();
         assertInstanceOf(SQLException.class, t, () -> "reader ended with " + t);
         ps.close();

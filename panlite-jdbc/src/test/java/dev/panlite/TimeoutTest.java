@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -16,7 +15,6 @@ import java.sql.SQLException;
 import java.sql.SQLTimeoutException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.HashSet;
 import java.util.Set;
@@ -167,66 +165,8 @@ class TimeoutTest {
         assertConnectionWorks();
     }
 
-    @Test
-    void aFinishedTimedQueryLeavesNothingBehind() throws Exception {
-        // a timeout that did not fire must not interrupt later statements, even after it would have
-        try (Statement s = c.createStatement()) {
-            s.setQueryTimeout(1);
-            for (int i = 0; i < 5; i++) {
-                try (ResultSet rs = s.executeQuery("SELECT 1")) {
-                    assertTrue(rs.next());
-                }
-            }
-        }
-        Thread.sleep(1500); // past the timeouts' deadline (a bound, not a timing assertion)
-        assertConnectionWorks();
-    }
-
-    /** A bounded count that runs for at least {@code millis} on this machine (calibrated, not asserted). */
-    private String queryLasting(long millis) throws SQLException {
-        long n = 200_000;
-        while (true) {
-            String sql = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < " + n
-                    + ") SELECT count(*) FROM c";
-            long start = System.nanoTime();
-            try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
-                assertTrue(rs.next());
-            }
-            long took = (System.nanoTime() - start) / 1_000_000;
-            if (took >= millis || n >= 200_000_000L) {
-                return sql;
-            }
-            n *= Math.max(2, Math.min(10, (millis + took) / Math.max(1, took)));
-        }
-    }
-
-    @Test
-    void aStaleTimerDoesNotInterruptALaterQuery() throws Exception {
-        // a query that outlives the 1 s timeout of the statement before it: a timer left armed
-        // by that statement would interrupt it
-        String longQuery = queryLasting(2500);
-        for (boolean prepared : new boolean[] {false, true}) {
-            if (prepared) {
-                try (PreparedStatement ps = c.prepareStatement("SELECT ?")) {
-                    ps.setQueryTimeout(1);
-                    ps.setInt(1, 1);
-                    try (ResultSet rs = ps.executeQuery()) {
-                        assertTrue(rs.next());
-                    }
-                }
-            } else {
-                try (Statement s = c.createStatement()) {
-                    s.setQueryTimeout(1);
-                    try (ResultSet rs = s.executeQuery("SELECT 1")) {
-                        assertTrue(rs.next());
-                    }
-                }
-            }
-            try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(longQuery)) {
-                assertTrue(rs.next());
-            }
-        }
-    }
+    // A timeout that fired after its statement ended (it must not interrupt a later one), and one that
+    // never fires (nothing is left behind): engine.StaleTimeoutTest, with a signal instead of a clock.
 
     @Test
     void cancelFromAnotherThread() throws Exception {
@@ -308,33 +248,21 @@ class TimeoutTest {
         assertTrue(after.isEmpty(), () -> "queries without a timeout started threads: " + after);
     }
 
-    /** Runs {@link TimeoutThreadsChild} in a fresh JVM; the names of the threads that appeared. */
-    private static List<String> threadsInChild(boolean timed) throws Exception {
-        String java = ProcessHandle.current().info().command().orElseThrow(() -> new AssertionError("no java command"));
-        List<String> command = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED"));
-        String helper = System.getProperty("panlite.helper");
-        if (helper != null) {
-            command.add("-Dpanlite.helper=" + helper);
-        }
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), TimeoutThreadsChild.class.getName()));
-        if (timed) {
-            command.add("timed");
-        }
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "child JVM did not finish");
-        assertEquals(0, p.exitValue(), () -> "child JVM failed:\n" + out);
-        assertTrue(out.lines().anyMatch("done"::equals), () -> "child JVM did not finish its work:\n" + out);
-        return out.lines().filter(l -> l.startsWith("thread=")).map(l -> l.substring("thread=".length())).toList();
+    /** The names of the threads that appeared in a {@link TimeoutThreadsChild} JVM that ran to its end. */
+    private static List<String> threadsIn(ChildJvm.Output child) {
+        child.assertSameEngine();
+        assertTrue(child.text().lines().anyMatch("done"::equals), () -> "child JVM did not finish its work:\n" + child.text());
+        return child.text().lines().filter(l -> l.startsWith("thread=")).map(l -> l.substring("thread=".length())).toList();
     }
 
     @Test
     void noTimeoutNoSchedulerThreadInAFreshJvm() throws Exception {
-        List<String> untimed = threadsInChild(false);
+        // two fresh JVMs side by side: without a timeout, and (the control) with one
+        Process timed = ChildJvm.of(TimeoutThreadsChild.class).args("timed").start();
+        List<String> untimed = threadsIn(ChildJvm.of(TimeoutThreadsChild.class).run());
         assertTrue(untimed.isEmpty(), () -> "1000 statements without a timeout started threads: " + untimed);
-        // the control: the same check does see the scheduler once a timeout is used
-        List<String> timed = threadsInChild(true);
-        assertTrue(timed.contains("panlite-query-timeout"), () -> "the scheduler thread was not seen: " + timed);
+        List<String> seen = threadsIn(ChildJvm.finish(timed));
+        assertTrue(seen.contains("panlite-query-timeout"), () -> "the scheduler thread was not seen: " + seen);
     }
 
     private void runUntimed(int n) throws SQLException {

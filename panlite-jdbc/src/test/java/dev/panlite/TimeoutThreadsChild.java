@@ -56,6 +56,7 @@ public final class TimeoutThreadsChild {
         for (String name : appeared) {
             System.out.println("thread=" + name);
         }
+        ChildJvm.reportEngine(System.out);
         System.out.println("done");
     }
 }

@@ -41,11 +41,14 @@ public final class Database {
     private volatile boolean closeWhenIdle; // close() was called inside a callback: done when the lock holder leaves
     private Stmt live; // every statement this connection prepared and has not finalized (Stmt.prevLive/nextLive)
 
+    final EngineStats.Counters counts; // for metrics: written under the lock
+
     private Database(EngineConfig config, long db) {
         this.config = config;
         this.db = db;
         this.scratch = new Scratch();
-        this.cache = config.stmtCacheSize() > 0 ? new StatementCache(config.stmtCacheSize()) : null;
+        this.counts = EngineStats.opened();
+        this.cache = config.stmtCacheSize() > 0 ? new StatementCache(config.stmtCacheSize(), counts) : null;
         this.writeAccess = new WriteAccess(this, Sqlite.mainFilename(db), config.busyTimeoutMillis());
         this.text = new TextExecution(this, cache);
         this.transactions = new Transactions(this, config);
@@ -561,6 +564,7 @@ public final class Database {
             db = 0;
             scratch.close();
             Reclaimer.closed();
+            EngineStats.closed(counts);
             ResourceDatabase.delete(resourceCopy);
         } finally {
             if (closed) {

@@ -25,7 +25,18 @@ final class QueryTimeouts {
         }
     }
 
+    /**
+     * Tests only (null otherwise): told of each timeout task scheduled, with its future, so a test
+     * can run a timeout late, after its statement ended, at a moment of its choosing.
+     */
+    static volatile java.util.function.BiConsumer<Runnable, ScheduledFuture<?>> scheduledForTest;
+
     static ScheduledFuture<?> schedule(Runnable task, long millis) {
-        return Holder.SCHEDULER.schedule(task, millis, TimeUnit.MILLISECONDS);
+        ScheduledFuture<?> future = Holder.SCHEDULER.schedule(task, millis, TimeUnit.MILLISECONDS);
+        java.util.function.BiConsumer<Runnable, ScheduledFuture<?>> hook = scheduledForTest;
+        if (hook != null) {
+            hook.accept(task, future);
+        }
+        return future;
     }
 }

@@ -49,6 +49,7 @@ public final class TextExecution {
         try {
             while (true) {
                 StatementEvent event = StatementEvent.startIfEnabled();
+                long started = EngineStats.executionStart();
                 int rc = Fused.execNoArgs(scratch, db, utf8, at, utf8.length - at, stopAtWrites);
                 if ((rc & 0xff) == Sqlite.BUSY && scratch.tailOffset() >= 0) {
                     rc = retryBusy(rc, sqlText, utf8, at, stopAtWrites);
@@ -69,6 +70,9 @@ public final class TextExecution {
                 }
                 long query = scratch.preparedStmt();
                 StatementEvent.finish(event, sqlText, writeAccess.file(), rc);
+                if (at == offset || SqlText.hasMoreSql(utf8, at)) { // not the empty tail after a write (counted by its step)
+                    EngineStats.executionEnd(database.counts, started);
+                }
                 if (rc != Sqlite.ROW && rc != Sqlite.DONE) {
                     throw database.error(rc, sqlText,
                             scratch.tailOffset() < 0 ? ResultCodes.Phase.PREPARE : ResultCodes.Phase.EXECUTE);

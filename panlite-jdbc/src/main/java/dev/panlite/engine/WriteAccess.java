@@ -115,6 +115,7 @@ final class WriteAccess {
                 gate.release(); // granted while we were failing: pass it on
             }
             wait.end(outcome);
+            EngineStats.gateWait(wait.waitedNanos(), held);
         }
     }
 
@@ -175,6 +176,7 @@ final class WriteAccess {
     int firstStep(Stmt stmt) {
         pending = null;
         StatementEvent event = StatementEvent.startIfEnabled();
+        long started = EngineStats.executionStart();
         long db = database.handle();
         if (!held && stmt.writes() && gated() && Sqlite.getAutocommit(db)) {
             try {
@@ -201,6 +203,7 @@ final class WriteAccess {
             release(); // SQL text ended the transaction (COMMIT, ROLLBACK), or BEGIN failed
         }
         StatementEvent.finish(event, stmt.sql, file(), rc);
+        EngineStats.executionEnd(database.counts, started);
         return rc;
     }
 
@@ -244,6 +247,7 @@ final class WriteAccess {
         }
         BusyWait wait = new BusyWait(busyTimeoutMillis, handler, file(), "SQLite lock");
         String outcome = "acquired";
+        int retries = 0;
         try {
             while (true) {
                 if (!consult(wait)) {
@@ -261,6 +265,7 @@ final class WriteAccess {
                     return rc;
                 }
                 rc = again.getAsInt();
+                retries++;
                 if ((rc & 0xff) != Sqlite.BUSY || rc == BUSY_SNAPSHOT) {
                     return rc;
                 }
@@ -271,6 +276,7 @@ final class WriteAccess {
             return rc;
         } finally {
             wait.end(outcome);
+            EngineStats.busyWait(wait.waitedNanos(), retries, "acquired".equals(outcome) && (rc & 0xff) != Sqlite.BUSY);
         }
     }
 

@@ -91,6 +91,7 @@ public final class VirtualThreadsChild {
             System.exit(1);
         }
         System.out.println("reads=" + reads.get());
+        dev.panlite.ChildJvm.reportEngine(System.out);
         System.out.println("done");
     }
 

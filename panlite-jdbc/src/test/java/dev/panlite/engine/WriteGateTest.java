@@ -7,9 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.panlite.TestThreads;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -42,24 +42,21 @@ class WriteGateTest {
         try {
             assertTrue(gate.tryAcquire());
             List<Integer> order = new CopyOnWriteArrayList<>();
-            List<Thread> threads = new ArrayList<>();
+            TestThreads threads = new TestThreads();
             for (int i = 0; i < 8; i++) {
                 int id = i;
-                Thread t = Thread.ofVirtual().start(() -> {
+                threads.startVirtual("waiter-" + i, () -> {
                     WriteGate.Waiter w = gate.enqueue();
                     assertEquals(WriteGate.GRANTED, gate.await(w, Long.MAX_VALUE));
                     order.add(id);
                     gate.release();
                 });
-                threads.add(t);
                 awaitQueued(gate, i + 1); // thread i is queued before thread i+1 starts
             }
             // a newcomer does not overtake the queue
             assertFalse(gate.tryAcquire());
             gate.release();
-            for (Thread t : threads) {
-                t.join();
-            }
+            threads.join();
             assertEquals(List.of(0, 1, 2, 3, 4, 5, 6, 7), order);
             assertFalse(gate.isHeld());
         } finally {
@@ -73,25 +70,23 @@ class WriteGateTest {
         try {
             assertTrue(gate.tryAcquire());
             WriteGate.Waiter[] first = new WriteGate.Waiter[1];
-            int[] firstState = new int[1];
-            Thread a = Thread.ofPlatform().start(() -> {
+            TestThreads a = new TestThreads();
+            a.start("first", () -> {
                 first[0] = gate.enqueue();
-                firstState[0] = gate.await(first[0], Long.MAX_VALUE);
+                assertEquals(WriteGate.CANCELLED, gate.await(first[0], Long.MAX_VALUE));
             });
             awaitQueued(gate, 1);
-            int[] secondState = new int[1];
-            Thread b = Thread.ofPlatform().start(() -> {
+            TestThreads b = new TestThreads();
+            b.start("second", () -> {
                 WriteGate.Waiter w = gate.enqueue();
-                secondState[0] = gate.await(w, Long.MAX_VALUE);
+                assertEquals(WriteGate.GRANTED, gate.await(w, Long.MAX_VALUE));
             });
             awaitQueued(gate, 2);
             gate.cancel(first[0], "closed");
             a.join();
-            assertEquals(WriteGate.CANCELLED, firstState[0]);
             assertEquals("closed", first[0].cancelReason);
             gate.release();
             b.join();
-            assertEquals(WriteGate.GRANTED, secondState[0]);
             assertTrue(gate.isHeld(), "the second waiter now holds the gate");
             gate.release();
             assertFalse(gate.isHeld());
@@ -171,19 +166,16 @@ class WriteGateTest {
         WriteGate gate = gate();
         try {
             assertTrue(gate.tryAcquire());
-            int[] state = new int[1];
-            boolean[] flag = new boolean[1];
-            Thread t = Thread.ofVirtual().start(() -> {
+            TestThreads threads = new TestThreads();
+            Thread t = threads.startVirtual("interrupted", () -> {
                 WriteGate.Waiter w = gate.enqueue();
-                state[0] = gate.await(w, Long.MAX_VALUE);
-                flag[0] = Thread.currentThread().isInterrupted();
-                assertFalse(gate.abandon(w));
+                assertEquals(WriteGate.WAITING, gate.await(w, Long.MAX_VALUE));
+                assertTrue(Thread.currentThread().isInterrupted());
+                assertFalse(gate.abandon(w), "an interrupted waiter was not handed the gate");
             });
             awaitQueued(gate, 1);
             t.interrupt();
-            t.join();
-            assertEquals(WriteGate.WAITING, state[0]);
-            assertTrue(flag[0]);
+            threads.join();
             assertEquals(0, gate.queued());
             gate.release();
             assertFalse(gate.isHeld());

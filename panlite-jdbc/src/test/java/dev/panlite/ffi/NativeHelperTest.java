@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.panlite.ChildJvm;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
@@ -181,27 +182,17 @@ class NativeHelperTest {
         }
     }
 
+    /** Runs {@link SqliteCopyChild} on the driver's classes alone (no test dependency), with these -D options. */
     private static Child runChild(List<String> properties, String... args) throws Exception {
-        String java = ProcessHandle.current().info().command()
-                .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        List<String> command = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED", "-cp",
-                codeSource(SqliteCopyChild.class) + File.pathSeparator + codeSource(NativeHelper.class)));
-        command.addAll(properties);
-        command.add(SqliteCopyChild.class.getName());
-        command.addAll(List.of(args));
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        process.getOutputStream().close();
-        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(process.waitFor(60, TimeUnit.SECONDS), "child JVM hung:\n" + output);
-        assertEquals(0, process.exitValue(), () -> "child JVM failed:\n" + command + "\n" + output);
-        Map<String, String> values = new LinkedHashMap<>();
-        for (String line : output.split("\\R")) {
-            int eq = line.indexOf('=');
-            if (eq > 0 && line.substring(0, eq).matches("\\w+")) {
-                values.put(line.substring(0, eq), line.substring(eq + 1));
-            }
+        ChildJvm child = ChildJvm.of(SqliteCopyChild.class)
+                .classPath(codeSource(SqliteCopyChild.class) + File.pathSeparator + codeSource(NativeHelper.class))
+                .args(args);
+        for (String p : properties) {
+            int eq = p.indexOf('=');
+            child.property(p.substring("-D".length(), eq), p.substring(eq + 1));
         }
-        return new Child(values, output);
+        ChildJvm.Output out = child.run();
+        return new Child(out.values(), out.text());
     }
 
     @Test
@@ -240,8 +231,10 @@ class NativeHelperTest {
         Files.writeString(notADirectory, "x");
         // the SQLite this JVM runs on, named by path: no extraction needed for it, the separate helper's fails
         Path sqlite = loadedSqlite();
+        // the helper on (whatever this execution says): its extraction is what fails here
         Child child = runChild(List.of("-D" + NativeFiles.DIR_PROPERTY + "=" + notADirectory.resolve("panlite"),
-                "-D" + SqliteLibrary.LIBRARY_PROPERTY + "=" + sqlite), sqlite.toString());
+                "-D" + SqliteLibrary.LIBRARY_PROPERTY + "=" + sqlite, "-D" + NativeHelper.ENABLE_PROPERTY + "=true"),
+                sqlite.toString());
 
         assertEquals("false", child.get("helperActive"), child.output());
         assertEquals("null", child.get("helperPath"), child.output());

@@ -98,7 +98,7 @@ final class Actions {
                 case 1 -> pc.addConnectionEventListener(new javax.sql.ConnectionEventListener() {
                     @Override
                     public void connectionClosed(javax.sql.ConnectionEvent event) {
-                        throw new Callbacks.FuzzRuntime("fuzz: pool listener throws");
+                        throw new Callbacks.PoolListenerThrow("fuzz: pool listener throws");
                     }
 
                     @Override

@@ -2,6 +2,7 @@ package dev.panlite.fuzz;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.panlite.ChildJvm;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -73,21 +74,14 @@ class MisuseFuzzTest {
         Files.createDirectories(work);
         Path hsErr = out.resolve("hs_err_seed" + seed + ".log");
         Files.deleteIfExists(hsErr);
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.add("--enable-native-access=ALL-UNNAMED");
-        command.add("-ea");
-        command.add("-XX:ErrorFile=" + hsErr);
-        command.add("-XX:-CreateCoredumpOnCrash");
-        for (String name : System.getProperties().stringPropertyNames()) {
-            if (name.startsWith("panlite.") && !name.startsWith("panlite.fuzz.seeds")) {
-                command.add("-D" + name + "=" + System.getProperty(name));
-            }
-        }
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), MisuseFuzzChild.class.getName(),
-                Long.toString(seed), seconds, threads, work.toString()));
+        ProcessBuilder child = ChildJvm.of(MisuseFuzzChild.class)
+                .options("-ea", "-XX:ErrorFile=" + hsErr, "-XX:-CreateCoredumpOnCrash")
+                .property("panlite.fuzz.seeds", null)
+                .args(Long.toString(seed), seconds, threads, work.toString())
+                .builder();
+        List<String> command = child.command();
         Path log = out.resolve("seed" + seed + ".log");
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Process p = child.redirectOutput(log.toFile()).start();
         double budget = Double.parseDouble(seconds) + Double.parseDouble(System.getProperty("panlite.fuzz.hangSeconds", "30")) + 60;
         boolean ended = p.waitFor((long) budget, TimeUnit.SECONDS);
         if (!ended) {
@@ -102,6 +96,7 @@ class MisuseFuzzTest {
         boolean clean = ended && exit == 0 && !crashed
                 && output.lines().anyMatch(l -> l.startsWith("done seed=") && !l.contains(" actions=0 "));
         if (clean) {
+            new ChildJvm.Output(exit, output).assertSameEngine(); // the engine this execution names, not another
             deleteTree(work);
             Files.deleteIfExists(log);
             return;

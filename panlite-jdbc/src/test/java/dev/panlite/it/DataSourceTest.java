@@ -12,10 +12,12 @@ import dev.panlite.PanliteConnection;
 import dev.panlite.PanliteConnectionPoolDataSource;
 import dev.panlite.PanliteDataSource;
 import dev.panlite.Setting;
+import dev.panlite.TestThreads;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.SQLNonTransientConnectionException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
@@ -254,15 +256,10 @@ class DataSourceTest {
     void closingThePooledConnectionFromACallbackWhileAnotherThreadClosesItDoesNotDeadlock() throws Exception {
         PooledConnection pooled = new PanliteConnectionPoolDataSource(url()).getPooledConnection();
         Connection handle = pooled.getConnection();
+        TestThreads other = new TestThreads();
         Thread[] closer = new Thread[1];
         handle.unwrap(PanliteConnection.class).createFunction("close_pooled", 0, false, args -> {
-            closer[0] = Thread.ofPlatform().start(() -> {
-                try {
-                    pooled.close();
-                } catch (SQLException e) {
-                    throw new IllegalStateException(e);
-                }
-            });
+            closer[0] = other.start("pooled-closer", pooled::close);
             // wait until the other thread is inside close(), waiting for the lock this thread holds
             while (closer[0].getState() != Thread.State.WAITING && closer[0].getState() != Thread.State.TERMINATED) {
                 Thread.onSpinWait();
@@ -270,12 +267,14 @@ class DataSourceTest {
             pooled.close(); // this thread's own close: deferred until the statement returns
             return 1;
         });
-        try (Statement s = handle.createStatement(); ResultSet rs = s.executeQuery("SELECT close_pooled()")) {
-            assertTrue(rs.next());
-        } catch (SQLException expected) {
-            // the connection closed under the statement: an SQLException is fine, a hang is not
-        }
-        closer[0].join();
+        // the statement returns, then the close is carried out: its rows meet the closed connection
+        SQLException e = assertThrows(SQLNonTransientConnectionException.class, () -> {
+            try (Statement s = handle.createStatement(); ResultSet rs = s.executeQuery("SELECT close_pooled()")) {
+                rs.next();
+            }
+        });
+        assertTrue(e.getMessage().contains("connection is closed"), e::toString);
+        other.join(); // the other thread's close returned without an exception
         assertTrue(handle.isClosed());
     }
 }

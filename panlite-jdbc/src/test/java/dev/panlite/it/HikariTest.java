@@ -10,6 +10,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.panlite.PanliteConnection;
+import dev.panlite.TestDb;
+import dev.panlite.TestThreads;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -18,8 +20,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Queue;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -47,13 +47,6 @@ class HikariTest {
         }
     }
 
-    static long one(Connection c, String sql) throws SQLException {
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
-            assertTrue(rs.next(), sql);
-            return rs.getLong(1);
-        }
-    }
-
     /**
      * 8 threads through a pool of 4 for about 2 seconds: writers increment a counter by
      * read-modify-write in a transaction (and log each increment), readers check in one read
@@ -69,36 +62,27 @@ class HikariTest {
             }
             AtomicLong committed = new AtomicLong();
             AtomicLong reads = new AtomicLong();
-            Queue<Throwable> errors = new ConcurrentLinkedQueue<>();
             long deadline = System.nanoTime() + 2_000_000_000L;
-            List<Thread> threads = new ArrayList<>();
+            TestThreads threads = new TestThreads();
             for (int t = 0; t < 8; t++) {
                 int thread = t;
-                threads.add(Thread.ofPlatform().start(() -> {
-                    try {
-                        while (System.nanoTime() < deadline) {
-                            if (thread % 2 == 0) {
-                                increment(pool, thread);
-                                committed.incrementAndGet();
-                            } else {
-                                checkConsistentRead(pool);
-                                reads.incrementAndGet();
-                            }
+                threads.start("worker-" + t, () -> {
+                    while (System.nanoTime() < deadline) {
+                        if (thread % 2 == 0) {
+                            increment(pool, thread);
+                            committed.incrementAndGet();
+                        } else {
+                            checkConsistentRead(pool);
+                            reads.incrementAndGet();
                         }
-                    } catch (Throwable e) {
-                        errors.add(e);
                     }
-                }));
+                });
             }
-            for (Thread t : threads) {
-                t.join(120_000);
-                assertFalse(t.isAlive(), "a worker is stuck");
-            }
-            assertTrue(errors.isEmpty(), () -> "worker failed: " + errors.peek());
+            threads.join();
             assertTrue(committed.get() > 0 && reads.get() > 0);
             try (Connection c = pool.getConnection()) {
-                assertEquals(committed.get(), one(c, "SELECT n FROM counter WHERE id = 1"));
-                assertEquals(committed.get(), one(c, "SELECT count(*) FROM log"));
+                assertEquals(committed.get(), TestDb.queryLong(c, "SELECT n FROM counter WHERE id = 1"));
+                assertEquals(committed.get(), TestDb.queryLong(c, "SELECT count(*) FROM log"));
             }
             assertEquals(0, pool.getHikariPoolMXBean().getActiveConnections());
         }
@@ -128,8 +112,8 @@ class HikariTest {
         try (Connection c = pool.getConnection()) {
             c.setAutoCommit(false);
             c.setReadOnly(true);
-            long n = one(c, "SELECT n FROM counter WHERE id = 1");
-            long logged = one(c, "SELECT count(*) FROM log");
+            long n = TestDb.queryLong(c, "SELECT n FROM counter WHERE id = 1");
+            long logged = TestDb.queryLong(c, "SELECT count(*) FROM log");
             assertEquals(n, logged, "one read transaction sees one snapshot");
             c.commit();
         }
@@ -156,16 +140,16 @@ class HikariTest {
                 assertFalse(c.isReadOnly());
                 assertEquals(Connection.TRANSACTION_SERIALIZABLE, c.getTransactionIsolation());
                 exec(c, "INSERT INTO t VALUES (2)"); // writable again
-                assertEquals(2, one(c, "SELECT count(*) FROM t"));
-                assertEquals(0, one(c, "PRAGMA read_uncommitted"));
-                assertEquals(0, one(c, "PRAGMA query_only"));
+                assertEquals(2, TestDb.queryLong(c, "SELECT count(*) FROM t"));
+                assertEquals(0, TestDb.queryLong(c, "PRAGMA read_uncommitted"));
+                assertEquals(0, TestDb.queryLong(c, "PRAGMA query_only"));
             }
             try (Connection c = pool.getConnection()) {
                 c.setAutoCommit(false);
                 exec(c, "INSERT INTO t VALUES (3)"); // never committed: Hikari rolls it back on return
             }
             try (Connection c = pool.getConnection()) {
-                assertEquals(2, one(c, "SELECT count(*) FROM t"));
+                assertEquals(2, TestDb.queryLong(c, "SELECT count(*) FROM t"));
             }
         }
     }
@@ -192,15 +176,14 @@ class HikariTest {
             Connection c = pool.getConnection();
             dead = c.unwrap(PanliteConnection.class);
             dead.close(); // the physical connection dies behind the pool's back
-            try {
-                c.close();
-            } catch (SQLException expected) {
-                // HikariCP's reset on return (clearWarnings) meets the closed connection
-            }
+            // HikariCP's reset on return (clearWarnings) meets the closed connection and passes its error on;
+            // the 08 SQLState (a connection exception) makes HikariCP evict the connection meanwhile
+            SQLException e = assertThrows(java.sql.SQLNonTransientConnectionException.class, c::close);
+            assertEquals("08003", e.getSQLState(), e::toString);
             try (Connection fresh = pool.getConnection()) {
                 assertNotSame(dead, fresh.unwrap(PanliteConnection.class));
                 assertTrue(fresh.isValid(1));
-                assertEquals(1, one(fresh, "SELECT 1"));
+                assertEquals(1, TestDb.queryLong(fresh, "SELECT 1"));
             }
             assertEquals(1, pool.getHikariPoolMXBean().getTotalConnections());
         }
@@ -221,7 +204,7 @@ class HikariTest {
             }
             try (Connection fresh = pool.getConnection()) {
                 assertNotSame(dead, fresh.unwrap(PanliteConnection.class));
-                assertEquals(1, one(fresh, "SELECT 1"));
+                assertEquals(1, TestDb.queryLong(fresh, "SELECT 1"));
             }
         }
     }
@@ -238,7 +221,7 @@ class HikariTest {
             try (HikariDataSource readers = new HikariDataSource(config)) {
                 try (Connection c = readers.getConnection()) {
                     assertTrue(c.isReadOnly());
-                    assertEquals(1, one(c, "SELECT count(*) FROM t"));
+                    assertEquals(1, TestDb.queryLong(c, "SELECT count(*) FROM t"));
                     SQLException e = assertThrows(SQLException.class, () -> exec(c, "INSERT INTO t VALUES (2)"));
                     assertEquals(8, e.getErrorCode(), "SQLITE_READONLY: " + e);
                     c.setReadOnly(false); // the borrower may change it; the pool puts it back
@@ -251,7 +234,7 @@ class HikariTest {
                     exec(c, "INSERT INTO t VALUES (3)"); // the writer pool is not affected
                 }
                 try (Connection c = readers.getConnection()) {
-                    assertEquals(2, one(c, "SELECT count(*) FROM t"));
+                    assertEquals(2, TestDb.queryLong(c, "SELECT count(*) FROM t"));
                 }
             }
             // The file itself opened read-only (open_mode=1, SQLITE_OPEN_READONLY) behind a read-only pool.
@@ -261,7 +244,7 @@ class HikariTest {
             try (HikariDataSource readers = new HikariDataSource(fileReadOnly);
                  Connection c = readers.getConnection()) {
                 assertTrue(c.isReadOnly());
-                assertEquals(2, one(c, "SELECT count(*) FROM t"));
+                assertEquals(2, TestDb.queryLong(c, "SELECT count(*) FROM t"));
                 assertThrows(SQLException.class, () -> exec(c, "INSERT INTO t VALUES (4)"));
             }
         }
@@ -311,7 +294,7 @@ class HikariTest {
                 assertEquals("wal", rs.getString(1));
             }
             assertEquals(10000, c.unwrap(PanliteConnection.class).config().busyTimeoutMillis());
-            assertEquals(1, one(c, "PRAGMA foreign_keys"));
+            assertEquals(1, TestDb.queryLong(c, "PRAGMA foreign_keys"));
         }
     }
 }

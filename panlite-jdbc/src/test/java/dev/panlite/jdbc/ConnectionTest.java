@@ -55,10 +55,7 @@ class ConnectionTest {
     }
 
     private static long count(Connection c, String table) throws SQLException {
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT count(*) FROM " + table)) {
-            assertTrue(rs.next());
-            return rs.getLong(1);
-        }
+        return TestDb.queryLong(c, "SELECT count(*) FROM " + table);
     }
 
     private static void assertWorks(Statement s) throws SQLException {
@@ -80,10 +77,7 @@ class ConnectionTest {
     }
 
     private static long maxId(Connection c) throws SQLException {
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT max(id) FROM t")) {
-            assertTrue(rs.next());
-            return rs.getLong(1);
-        }
+        return TestDb.queryLong(c, "SELECT max(id) FROM t");
     }
 
     // ------------------------------------------------------------------ creating statements
@@ -457,10 +451,7 @@ class ConnectionTest {
     // ------------------------------------------------------------------ isolation
 
     private static int pragmaReadUncommitted(Connection c) throws SQLException {
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("PRAGMA read_uncommitted")) {
-            assertTrue(rs.next());
-            return rs.getInt(1);
-        }
+        return (int) TestDb.queryLong(c, "PRAGMA read_uncommitted");
     }
 
     @Test

@@ -84,10 +84,7 @@ class PreparedStatementTest {
     }
 
     private long lastId() throws SQLException {
-        try (Statement s = conn.createStatement(); ResultSet rs = s.executeQuery("SELECT max(id) FROM t")) {
-            rs.next();
-            return rs.getLong(1);
-        }
+        return TestDb.queryLong(conn, "SELECT max(id) FROM t");
     }
 
     private Object read(long id, String column, Reader<?> reader) throws SQLException {

@@ -637,16 +637,10 @@ class ResultSetTest {
             try (PreparedStatement ps = c.prepareStatement("SELECT id, v FROM d")) {
                 meta = ps.getMetaData();
             }
-            int[] other = new int[1];
+            dev.panlite.TestThreads other = new dev.panlite.TestThreads();
             Thread[] asker = new Thread[1];
             c.unwrap(dev.panlite.PanliteConnection.class).createFunction("ask", 0, false, args -> {
-                asker[0] = Thread.ofPlatform().start(() -> {
-                    try {
-                        other[0] = meta.isNullable(2);
-                    } catch (SQLException e) {
-                        throw new IllegalStateException(e);
-                    }
-                });
+                asker[0] = other.start("asker", () -> assertEquals(ResultSetMetaData.columnNoNulls, meta.isNullable(2)));
                 // wait until the other thread waits for the lock this thread holds
                 while (asker[0].getState() != Thread.State.WAITING && asker[0].getState() != Thread.State.TERMINATED) {
                     Thread.onSpinWait();
@@ -657,8 +651,7 @@ class ResultSetTest {
                 assertTrue(rs.next());
                 assertEquals(ResultSetMetaData.columnNoNulls, rs.getInt(1));
             }
-            asker[0].join();
-            assertEquals(ResultSetMetaData.columnNoNulls, other[0]);
+            other.join(); // the other thread's answer, or what it threw
         }
     }
 }

@@ -267,23 +267,15 @@ class StatementCacheTest {
 
     // ------------------------------------------------------------------ Statement.execute
 
-    /** Runs {@code sql} with a fresh Statement and returns the first column of its first row. */
-    private static long query(Connection c, String sql) throws SQLException {
-        try (java.sql.Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
-            assertTrue(rs.next());
-            return rs.getLong(1);
-        }
-    }
-
     @Test
     void aQueryTextStatementExecuteRanBeforeIsCachedAndItsNextRunSkipsThePrepare() throws SQLException {
         try (Connection c = TestDb.open(dir)) {
-            assertEquals(1, query(c, "SELECT 1"));
+            assertEquals(1, TestDb.queryLong(c, "SELECT 1"));
             assertEquals(0, stats(c).size(), "a text run once is not cached");
-            assertEquals(1, query(c, "SELECT 1"));
+            assertEquals(1, TestDb.queryLong(c, "SELECT 1"));
             assertEquals(1, stats(c).size(), "run twice: cached when its result set closed");
             long hits = stats(c).hits();
-            assertEquals(1, query(c, "SELECT 1"));
+            assertEquals(1, TestDb.queryLong(c, "SELECT 1"));
             assertEquals(hits + 1, stats(c).hits());
             assertEquals(1, stats(c).size(), "back in the cache after the hit");
             assertEquals(0, stats(c).misses(), "Statement.execute's look-ups do not count as misses");
@@ -296,7 +288,7 @@ class StatementCacheTest {
             use(c, "SELECT 'a'");
             use(c, "SELECT 'b'");
             for (int i = 0; i < 50; i++) {
-                assertEquals(i, query(c, "SELECT " + i));
+                assertEquals(i, TestDb.queryLong(c, "SELECT " + i));
             }
             assertEquals(0, stats(c).evictions());
             long hits = stats(c).hits();
@@ -326,7 +318,7 @@ class StatementCacheTest {
                 s.execute("CREATE TABLE t(a INTEGER)");
             }
             for (int i = 0; i < 3; i++) {
-                assertEquals(0, query(c, "SELECT count(*) FROM t"));
+                assertEquals(0, TestDb.queryLong(c, "SELECT count(*) FROM t"));
             }
             // the text of a PreparedStatement, run by Statement.execute: a cached statement that writes
             use(c, "SELECT 1");
@@ -339,7 +331,7 @@ class StatementCacheTest {
                 assertEquals(hits + 1, stats(c).hits(), "taken from the cache");
                 s.execute("ALTER TABLE t ADD COLUMN b TEXT DEFAULT 'x'");
             }
-            assertEquals(2, query(c, "SELECT count(*) FROM t"));
+            assertEquals(2, TestDb.queryLong(c, "SELECT count(*) FROM t"));
             try (java.sql.Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT * FROM t")) {
                 assertEquals(2, rs.getMetaData().getColumnCount());
             }
@@ -352,7 +344,7 @@ class StatementCacheTest {
             }
             c.rollback();
             c.setAutoCommit(true);
-            assertEquals(2, query(c, "SELECT count(*) FROM t"));
+            assertEquals(2, TestDb.queryLong(c, "SELECT count(*) FROM t"));
         }
     }
 
@@ -370,7 +362,7 @@ class StatementCacheTest {
                 assertThrows(SQLIntegrityConstraintViolationException.class, () -> s.executeUpdate("INSERT INTO u VALUES (1)"));
                 assertEquals(2, s.executeUpdate("INSERT INTO u VALUES (2), (3)"));
             }
-            assertEquals(3, query(c, "SELECT count(*) FROM u"));
+            assertEquals(3, TestDb.queryLong(c, "SELECT count(*) FROM u"));
         }
     }
 }

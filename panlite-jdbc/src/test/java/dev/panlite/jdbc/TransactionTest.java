@@ -59,10 +59,7 @@ class TransactionTest {
     }
 
     private static long count(Connection c) throws SQLException {
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT count(*) FROM t")) {
-            assertTrue(rs.next());
-            return rs.getLong(1);
-        }
+        return TestDb.queryLong(c, "SELECT count(*) FROM t");
     }
 
     private static List<String> values(Connection c) throws SQLException {
