@@ -24,36 +24,30 @@ final class Conversions {
     }
 
     long toLong(int type, long cell, byte[] bytes) throws SQLException {
-        long h = start(type, cell, bytes);
-        try {
-            return Sqlite.columnLong(h, 0);
-        } finally {
-            end(h);
-        }
+        return convert(type, cell, bytes, Sqlite::columnLong);
     }
 
     double toDouble(int type, long cell, byte[] bytes) throws SQLException {
-        long h = start(type, cell, bytes);
-        try {
-            return Sqlite.columnDouble(h, 0);
-        } finally {
-            end(h);
-        }
+        return convert(type, cell, bytes, Sqlite::columnDouble);
     }
 
     byte[] toText(int type, long cell, byte[] bytes) throws SQLException {
-        long h = start(type, cell, bytes);
-        try {
-            return Sqlite.columnTextBytes(h, 0);
-        } finally {
-            end(h);
-        }
+        return convert(type, cell, bytes, Sqlite::columnTextBytes);
     }
 
     byte[] toBlob(int type, long cell, byte[] bytes) throws SQLException {
+        return convert(type, cell, bytes, Sqlite::columnBlob);
+    }
+
+    /** How the value is read back: the sqlite3_column_* call the getter would have made on the row. */
+    private interface Read<T> {
+        T read(long handle, int column);
+    }
+
+    private <T> T convert(int type, long cell, byte[] bytes, Read<T> read) throws SQLException {
         long h = start(type, cell, bytes);
         try {
-            return Sqlite.columnBlob(h, 0);
+            return read.read(h, 0);
         } finally {
             end(h);
         }
