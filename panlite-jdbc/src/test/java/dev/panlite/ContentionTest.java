@@ -396,11 +396,17 @@ class ContentionTest {
                 Connection c = open("busy_timeout=600000")) {
             new ChildJvm.Output(0, awaitLine(out, "locked")).assertSameEngine();
             // the child holds SQLite's write lock; this JVM's gate is free, so SQLite says BUSY and Java retries
+            PanliteStats before = PanliteStats.snapshot();
             try (Connection quick = open("busy_timeout=50")) {
                 SQLException e = assertThrows(SQLException.class, () -> insert(quick, "quick"));
                 assertTrue(e.getMessage().contains("another process") && e.getMessage().contains("waited"),
                         e.getMessage());
             }
+            PanliteStats after = PanliteStats.snapshot(); // the metrics count the wait that ran out
+            assertEquals(1, after.busyWaits() - before.busyWaits());
+            assertEquals(1, after.busyTimeouts() - before.busyTimeouts());
+            assertTrue(after.busyRetries() > before.busyRetries());
+            assertTrue(after.busyWaitTime().compareTo(before.busyWaitTime()) > 0);
             AtomicInteger asked = new AtomicInteger();
             c.unwrap(PanliteConnection.class).setBusyHandler((attempts, waited) -> {
                 if (asked.getAndIncrement() == 0) {
@@ -497,10 +503,16 @@ class ContentionTest {
             recording.enable("dev.panlite.LockWait");
             recording.enable("dev.panlite.Statement").withThreshold(java.time.Duration.ZERO);
             recording.start();
+            PanliteStats before = PanliteStats.snapshot();
             try (Connection holder = writerInTransaction("h"); Connection late = open("busy_timeout=20")) {
                 assertThrows(SQLException.class, () -> insert(late, "late"));
                 holder.commit();
             }
+            PanliteStats after = PanliteStats.snapshot(); // and the metrics count it
+            assertEquals(1, after.gateWaits() - before.gateWaits());
+            assertEquals(1, after.gateTimeouts() - before.gateTimeouts());
+            assertTrue(after.gateWaitTime().compareTo(before.gateWaitTime()) > 0);
+            assertEquals(0, after.busyWaits() - before.busyWaits());
             recording.stop();
             recording.dump(jfr);
         }

@@ -1,9 +1,11 @@
 package dev.panlite.engine;
 
+import dev.panlite.Config;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -73,10 +75,11 @@ public class CacheStructureBench {
     @Setup(Level.Trial)
     public void setUp() throws Exception {
         dir = Files.createTempDirectory("panlite-cache-bench");
-        // the engine's own configuration (dev.panlite.Config makes it from a URL, but not for other packages)
-        db = Database.open(new EngineConfig(dir.resolve("b.db").toString(), null, 0x02 | 0x04, false, 3000, false,
-                java.util.List.of(), java.util.List.of(), null, java.util.Map.of(), "BEGIN IMMEDIATE", false, 0, true,
-                false, 1000, 16384, "CacheStructureBench"));
+        Config config = Config.parse("jdbc:sqlite:" + dir.resolve("b.db") + "?stmt_cache_size=0", new Properties());
+        // Config.engine() is for the driver's package only (it carries the key): reached by reflection here
+        java.lang.reflect.Method engine = Config.class.getDeclaredMethod("engine");
+        engine.setAccessible(true);
+        db = Database.open((EngineConfig) engine.invoke(config));
         int distinct = pattern.equals("hit") ? size : size * 2;
         keys = new String[distinct];
         stmts = new Stmt[distinct];

@@ -32,6 +32,7 @@ public final class Database {
     private final TextExecution text;
     private final Transactions transactions;
     private final Interrupts interrupts;
+    private Conversions conversions; // SQLite's value conversions for rows read ahead, made on first use
     private final Backups backups;
     private final OpenBlobs blobs;
     private final UserCode userCode;
@@ -41,11 +42,14 @@ public final class Database {
     private volatile boolean closeWhenIdle; // close() was called inside a callback: done when the lock holder leaves
     private Stmt live; // every statement this connection prepared and has not finalized (Stmt.prevLive/nextLive)
 
+    final EngineStats.Counters counts; // for metrics: written under the lock
+
     private Database(EngineConfig config, long db) {
         this.config = config;
         this.db = db;
         this.scratch = new Scratch();
-        this.cache = config.stmtCacheSize() > 0 ? new StatementCache(config.stmtCacheSize()) : null;
+        this.counts = EngineStats.opened();
+        this.cache = config.stmtCacheSize() > 0 ? new StatementCache(config.stmtCacheSize(), counts) : null;
         this.writeAccess = new WriteAccess(this, Sqlite.mainFilename(db), config.busyTimeoutMillis());
         this.checkpoints = new Checkpoints(writeAccess, config.walAutocheckpoint(), config.walSizeMark());
         this.text = new TextExecution(this, cache);
@@ -163,6 +167,15 @@ public final class Database {
     /** Cancel, abort and query timeouts: the part usable from any thread. */
     public Interrupts interrupts() {
         return interrupts;
+    }
+
+    /** SQLite's conversions of values held in Java (RowBatch). Lock held. */
+    Conversions conversions() {
+        assert isLockedByMe();
+        if (conversions == null) {
+            conversions = new Conversions(this);
+        }
+        return conversions;
     }
 
     /** Online backup, serialize and deserialize. */
@@ -477,6 +490,9 @@ public final class Database {
             }
         }
         transactions.closeStatements();
+        if (conversions != null) {
+            conversions.close();
+        }
         return live == null ? null : live.sql;
     }
 
@@ -561,6 +577,7 @@ public final class Database {
             db = 0;
             scratch.close();
             Reclaimer.closed();
+            EngineStats.closed(counts);
             ResourceDatabase.delete(resourceCopy);
         } finally {
             if (closed) {

@@ -12,13 +12,17 @@ final class StatementCache {
     private final Stmt[] entries;
     private final int[] hashes; // SQL hash per entry: most misses are rejected without comparing text
     private int size;
-    private long hits;
-    private long misses;
-    private long evictions;
+    private final EngineStats.Counters counts; // hits, misses, evictions: the connection's, read by metrics
 
+    /** A cache whose counts go nowhere else (jmh/ CacheStructureBench builds one alone). */
     StatementCache(int capacity) {
+        this(capacity, new EngineStats.Counters());
+    }
+
+    StatementCache(int capacity, EngineStats.Counters counts) {
         entries = new Stmt[capacity];
         hashes = new int[capacity];
+        this.counts = counts;
     }
 
     int capacity() {
@@ -30,15 +34,15 @@ final class StatementCache {
     }
 
     long hits() {
-        return hits;
+        return counts.cacheHits;
     }
 
     long misses() {
-        return misses;
+        return counts.cacheMisses;
     }
 
     long evictions() {
-        return evictions;
+        return counts.cacheEvictions;
     }
 
     /** Removes and returns the most recently used statement for {@code sql}, or null. */
@@ -59,12 +63,12 @@ final class StatementCache {
                 System.arraycopy(entries, i + 1, entries, i, moved);
                 System.arraycopy(hashes, i + 1, hashes, i, moved);
                 entries[--size] = null;
-                hits++;
+                counts.cacheHits++;
                 return found;
             }
         }
         if (countMiss) {
-            misses++;
+            counts.cacheMisses++;
         }
         return null;
     }
@@ -77,7 +81,7 @@ final class StatementCache {
             System.arraycopy(entries, 1, entries, 0, size - 1);
             System.arraycopy(hashes, 1, hashes, 0, size - 1);
             size--;
-            evictions++;
+            counts.cacheEvictions++;
         }
         entries[size] = stmt;
         hashes[size] = stmt.sqlHash;

@@ -12,7 +12,8 @@ import jdk.jfr.Threshold;
  * write that is all of it, for a query the time to its first row) that took longer than the event's
  * threshold, 20 ms unless the recording says otherwise
  * ({@code -XX:StartFlightRecording:dev.panlite.Statement#threshold=5ms}). With JFR off the event is
- * never enabled and the JIT removes it.
+ * never enabled and the JIT removes it. Used only through {@link JfrEvents}, which knows whether
+ * the runtime has jdk.jfr.
  */
 @Name("dev.panlite.Statement")
 @Label("SQLite Statement")
@@ -26,6 +27,11 @@ final class StatementEvent extends Event {
      * auto-commit insert, experiment 020).
      */
     private static final StatementEvent PROBE = new StatementEvent();
+
+    /** True when a recording wants these events (each statement then goes through Java, one event each). */
+    static boolean enabled() {
+        return PROBE.isEnabled();
+    }
 
     /** A started event when a recording wants them, else null. */
     static StatementEvent startIfEnabled() {

@@ -90,7 +90,7 @@ final class WriteAccess {
         String outcome = "acquired";
         try {
             while (true) {
-                int state = gate.await(w, wait.gateDeadline());
+                int state = awaitWatchingForALeak(w, wait.gateDeadline());
                 if (state == WriteGate.GRANTED) {
                     hold();
                     return;
@@ -121,6 +121,24 @@ final class WriteAccess {
                 gate.release(); // granted while we were failing: pass it on
             }
             wait.end(outcome);
+            EngineStats.gateWait(wait.waitedNanos(), held);
+        }
+    }
+
+    /**
+     * {@link WriteGate#await}, asking the {@link Reclaimer} every {@link Reclaimer#LEAKED_WRITER_CHECK_NANOS}
+     * of the wait whether the holder is a connection leaked inside its transaction (it then closes
+     * it, which releases the gate); the Reclaimer spaces these collections out.
+     */
+    private int awaitWatchingForALeak(WriteGate.Waiter w, long deadline) {
+        while (true) {
+            long check = System.nanoTime() + Reclaimer.LEAKED_WRITER_CHECK_NANOS;
+            boolean checkFirst = check - deadline < 0;
+            int state = gate.await(w, checkFirst ? check : deadline);
+            if (state != WriteGate.WAITING || !checkFirst || Thread.currentThread().isInterrupted()) {
+                return state;
+            }
+            Reclaimer.lookForALeakedWriter();
         }
     }
 
@@ -180,7 +198,8 @@ final class WriteAccess {
      */
     int firstStep(Stmt stmt) {
         pending = null;
-        StatementEvent event = StatementEvent.startIfEnabled();
+        Object event = JfrEvents.statementStart();
+        long started = EngineStats.executionStart();
         long db = database.handle();
         if (!held && stmt.writes() && gated() && Sqlite.getAutocommit(db)) {
             try {
@@ -206,8 +225,19 @@ final class WriteAccess {
         if (held && holder == null && Sqlite.getAutocommit(db)) {
             release(); // SQL text ended the transaction (COMMIT, ROLLBACK), or BEGIN failed
         }
-        StatementEvent.finish(event, stmt.sql, file(), rc);
+        JfrEvents.statementEnd(event, stmt.sql, file(), rc);
+        EngineStats.executionEnd(database.counts, started);
         return rc;
+    }
+
+    /**
+     * True when {@link #firstStep} of {@code stmt} would be a plain sqlite3_step now: inside a
+     * transaction (no gate to take per statement, nothing to release) with no recording of statement
+     * events. A batch of rows may then run in one downcall (BatchRows); SQLITE_BUSY still comes back
+     * to Java, which retries that row through firstStep. Lock held.
+     */
+    boolean plainFirstSteps() {
+        return !Sqlite.getAutocommit(database.handle()) && !StatementEvent.enabled();
     }
 
     /** Called after {@code stmt} was reset or finalized: an auto-commit write is over, the gate goes. */
@@ -240,6 +270,7 @@ final class WriteAccess {
         }
         BusyWait wait = new BusyWait(busyTimeoutMillis, handler, file(), "SQLite lock");
         String outcome = "acquired";
+        int retries = 0;
         try {
             while (true) {
                 if (!consult(wait)) {
@@ -257,6 +288,7 @@ final class WriteAccess {
                     return rc;
                 }
                 rc = again.getAsInt();
+                retries++;
                 if ((rc & 0xff) != Sqlite.BUSY || rc == BUSY_SNAPSHOT) {
                     return rc;
                 }
@@ -267,6 +299,7 @@ final class WriteAccess {
             return rc;
         } finally {
             wait.end(outcome);
+            EngineStats.busyWait(wait.waitedNanos(), retries, "acquired".equals(outcome) && (rc & 0xff) != Sqlite.BUSY);
         }
     }
 

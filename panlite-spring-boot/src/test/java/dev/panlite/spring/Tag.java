@@ -1,0 +1,5 @@
+package dev.panlite.spring;
+
+import org.springframework.data.annotation.Id;
+
+public record Tag(@Id String name, int uses) {}

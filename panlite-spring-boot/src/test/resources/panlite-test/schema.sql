@@ -1,0 +1,16 @@
+CREATE TABLE IF NOT EXISTS author (
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL,
+  version INTEGER,
+  address_street TEXT,
+  address_city TEXT
+);
+CREATE TABLE IF NOT EXISTS book (
+  author_id INTEGER NOT NULL REFERENCES author(id),
+  position INTEGER NOT NULL,
+  title TEXT NOT NULL,
+  published INTEGER,
+  PRIMARY KEY (author_id, position)
+);
+CREATE TABLE IF NOT EXISTS tally (id INTEGER PRIMARY KEY, n INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS tag (name TEXT PRIMARY KEY, uses INTEGER NOT NULL);

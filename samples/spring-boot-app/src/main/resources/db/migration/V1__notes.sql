@@ -1,0 +1,10 @@
+CREATE TABLE note (
+  id INTEGER PRIMARY KEY,
+  text TEXT NOT NULL,
+  version INTEGER
+);
+CREATE TABLE note_tag (
+  note_id INTEGER NOT NULL REFERENCES note(id) ON DELETE CASCADE,
+  tag TEXT NOT NULL,
+  PRIMARY KEY (note_id, tag)
+);
