@@ -22,7 +22,7 @@ import java.util.concurrent.Executor;
 
 /**
  * THE list of what a fuzz thread may do, with weights: one {@code add} per action. The name prefix
- * ("conn.", "tx.", "stmt.", "ps.", "rs.", "meta.", "blob.", "fn.", "vtab.", "image.", "backup.")
+ * ("conn.", "tx.", "stmt.", "ps.", "rs.", "meta.", "blob.", "fn.", "vtab.", "image.", "wal.", "backup.")
  * lets a run skip a group (-Dpanlite.fuzz.skip=fn.,vtab.) to find the next crash class while one is being fixed.
  *
  * <p>A new API gets its cases here in a few lines. Take objects from the shared pools
