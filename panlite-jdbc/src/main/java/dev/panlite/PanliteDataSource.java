@@ -584,6 +584,26 @@ public class PanliteDataSource implements DataSource {
         set(Setting.STMT_CACHE_SIZE, value);
     }
 
+    /** @see Setting#WAL_AUTOCHECKPOINT */
+    public String getWalAutocheckpoint() {
+        return get(Setting.WAL_AUTOCHECKPOINT);
+    }
+
+    /** @see Setting#WAL_AUTOCHECKPOINT */
+    public void setWalAutocheckpoint(String value) {
+        set(Setting.WAL_AUTOCHECKPOINT, value);
+    }
+
+    /** @see Setting#WAL_SIZE_MARK */
+    public String getWalSizeMark() {
+        return get(Setting.WAL_SIZE_MARK);
+    }
+
+    /** @see Setting#WAL_SIZE_MARK */
+    public void setWalSizeMark(String value) {
+        set(Setting.WAL_SIZE_MARK, value);
+    }
+
     /** @see Setting#CACHE_TX_STATEMENTS */
     public String getCacheTxStatements() {
         return get(Setting.CACHE_TX_STATEMENTS);
