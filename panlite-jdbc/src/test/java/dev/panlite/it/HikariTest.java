@@ -240,7 +240,7 @@ class HikariTest {
             }
             try (Connection c = pool.getConnection()) {
                 assertSame(physical, c.unwrap(PanliteConnection.class), "not evicted");
-                assertEquals(1, dev.panlite.TestDb.queryLong(c, "SELECT 1"));
+                assertEquals(1, TestDb.queryLong(c, "SELECT 1"));
             }
         }
     }
