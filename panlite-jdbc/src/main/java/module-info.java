@@ -1,7 +1,9 @@
 /** Panlite: a JDBC driver for SQLite on the foreign-function and memory API. */
 module dev.panlite {
     requires transitive java.sql;
-    requires jdk.jfr; // the dev.panlite.LockWait and dev.panlite.Statement events
+    // the dev.panlite.LockWait and dev.panlite.Statement events, where the runtime has jdk.jfr (a slim
+    // jlink image may not): engine.JfrEvents checks before any event class loads
+    requires static jdk.jfr;
 
     exports dev.panlite;
 

@@ -74,10 +74,12 @@ declared=$(sed -n 's/^#define SQLITE_VERSION  *"\(.*\)"/\1/p' "$header")
 options=$(sed -e 's/#.*//' "$here/sqlite/options.txt" | tr -s ' \n' '  ')
 case "$platform" in
     # Windows has no localtime_r/gmtime_r (SQLite uses its own there); exports must be declared.
-    windows-*) flags="-shared" libs=""
+    # -s: no debug directory, whose PDB path and hash-based timestamp differ from build to build
+    windows-*) flags="-shared -s" libs=""
                options="$(printf '%s' "$options" | sed 's/-DHAVE_LOCALTIME_R=1//; s/-DHAVE_GMTIME_R=1//')"
                options="$options -DSQLITE_API=__declspec(dllexport)" ;;
-    macos-*) flags="-dynamiclib -fPIC"; libs="-lm" ;;
+    # the install name is what a Mach-O library records as its own path: not the build's
+    macos-*) flags="-dynamiclib -fPIC -Wl,-install_name,@rpath/$lib"; libs="-lm" ;;
     # -ldl and -lpthread: on glibc before 2.34 dlopen (load_extension) and threads live there.
     *) flags="-shared -fPIC"; libs="-lm -ldl -lpthread" ;;
 esac
@@ -95,16 +97,20 @@ cached="$cache/$key/$lib"
 
 if [ ! -f "$cached" ]; then
     mkdir -p "$cache/$key" || warn "cannot create the build cache $cache"
-    tmp="$cache/$key/.$lib.$$.tmp"
+    # compiled under its own name in a directory of its own: a DLL records its file name (and a
+    # name holding the process id would differ from build to build)
+    tmpdir="$cache/$key/.tmp.$$"
+    mkdir -p "$tmpdir" || warn "cannot create $tmpdir"
+    tmp="$tmpdir/$lib"
     echo "bundled SQLite $SQLITE_VERSION for $platform: compiling sqlite3.c (about a minute; cached in $cache/$key)"
     # shellcheck disable=SC2086 # flags and options are words on purpose
     if ! $cc $flags $options ${CFLAGS:-} -I"$crate/sqlite3" -o "$tmp" "$src" "$here/panlite_helper.c" \
         $libs ${LDFLAGS:-} >"$build_dir/sqlite-build.log" 2>&1; then
-        rm -f "$tmp"
+        rm -rf "$tmpdir"
         warn "'$cc' failed to compile sqlite3.c: $(grep -m 1 -i error "$build_dir/sqlite-build.log")"
     fi
-    rm -f "$cache/$key/"*.pdb "$cache/$key/"*.lib # what a Windows link leaves beside the DLL
-    mv -f "$tmp" "$cached" || { rm -f "$tmp"; warn "cannot write $cached"; }
+    mv -f "$tmp" "$cached" || { rm -rf "$tmpdir"; warn "cannot write $cached"; }
+    rm -rf "$tmpdir" # with what a Windows link leaves beside the DLL (.pdb, .lib)
 fi
 if ! cmp -s "$cached" "$target"; then
     cp "$cached" "$target.tmp.$$" && mv -f "$target.tmp.$$" "$target" || { rm -f "$target.tmp.$$"; warn "cannot write $target"; }

@@ -36,23 +36,28 @@ command -v "$first_word" >/dev/null 2>&1 || [ -x "$first_word" ] || warn "no C c
 flags="-O2 -fPIC -Wall -Wextra -fvisibility=hidden"
 case "$platform" in
     macos-*)
-        flags="$flags -dynamiclib"
+        flags="$flags -dynamiclib -Wl,-install_name,@rpath/$lib" # not the build's path
         # Compile for the JVM's architecture (an x86_64 JVM under Rosetta on an arm64 Mac); a
         # cross build (PANLITE_PLATFORM) names its target in CC instead.
         if [ -z "${PANLITE_PLATFORM:-}" ]; then
             case "$platform" in *-aarch64) flags="$flags -arch arm64" ;; *) flags="$flags -arch x86_64" ;; esac
         fi ;;
+    windows-*) flags="$flags -shared -s" ;; # no debug directory: its PDB path and timestamp differ per build
     *) flags="$flags -shared" ;;
 esac
 
-tmp="$target.tmp.$$"
+# compiled under its own name in a directory of its own: a DLL records its file name (and a name
+# holding the process id would differ from build to build: not reproducible)
+tmpdir="$dir/.tmp.$$"
+mkdir -p "$tmpdir" || warn "cannot create $tmpdir"
+tmp="$tmpdir/$lib"
 # shellcheck disable=SC2086 # flags are words on purpose
 if $cc $flags ${CFLAGS:-} -o "$tmp" "$src"; then
-    rm -f "$dir/"*.pdb "$dir/"*.lib # what a Windows link leaves beside the DLL
-    mv -f "$tmp" "$target" || { rm -f "$tmp"; warn "cannot write $target"; }
+    mv -f "$tmp" "$target" || { rm -rf "$tmpdir"; warn "cannot write $target"; }
+    rm -rf "$tmpdir" # with what a Windows link leaves beside the DLL (.pdb, .lib)
     rm -f "$dir/NOT-BUILT.txt"
     echo "panlite native helper: built $target"
 else
-    rm -f "$tmp"
+    rm -rf "$tmpdir"
     warn "'$cc' failed to compile $src"
 fi

@@ -264,6 +264,16 @@ public class PanliteDataSource implements DataSource {
         set(Setting.CACHE_SIZE, value);
     }
 
+    /** @see Setting#CACHE_SPILL */
+    public String getCacheSpill() {
+        return get(Setting.CACHE_SPILL);
+    }
+
+    /** @see Setting#CACHE_SPILL */
+    public void setCacheSpill(String value) {
+        set(Setting.CACHE_SPILL, value);
+    }
+
     /** @see Setting#MMAP_SIZE */
     public String getMmapSize() {
         return get(Setting.MMAP_SIZE);
@@ -282,6 +292,16 @@ public class PanliteDataSource implements DataSource {
     /** @see Setting#TEMP_STORE */
     public void setTempStore(String value) {
         set(Setting.TEMP_STORE, value);
+    }
+
+    /** @see Setting#AUTOMATIC_INDEX */
+    public String getAutomaticIndex() {
+        return get(Setting.AUTOMATIC_INDEX);
+    }
+
+    /** @see Setting#AUTOMATIC_INDEX */
+    public void setAutomaticIndex(String value) {
+        set(Setting.AUTOMATIC_INDEX, value);
     }
 
     /** @see Setting#FOREIGN_KEYS */

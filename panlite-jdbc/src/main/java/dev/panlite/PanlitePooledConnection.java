@@ -259,13 +259,25 @@ final class PanlitePooledConnection implements PooledConnection {
         }
     }
 
+    /**
+     * Tells every listener, each in turn. A listener that throws does not stop the others nor the
+     * close or error being reported: what it threw is logged (WARNING, with its stack), since the
+     * code closing the handle did nothing wrong and could not handle the pool's failure anyway.
+     */
     private void fire(SQLException error) {
         ConnectionEvent event = new ConnectionEvent(this, error);
         for (ConnectionEventListener l : listeners) {
-            if (error == null) {
-                l.connectionClosed(event);
-            } else {
-                l.connectionErrorOccurred(event);
+            try {
+                if (error == null) {
+                    l.connectionClosed(event);
+                } else {
+                    l.connectionErrorOccurred(event);
+                }
+            } catch (RuntimeException e) {
+                System.getLogger(PanlitePooledConnection.class.getName()).log(System.Logger.Level.WARNING,
+                        "ConnectionEventListener " + l.getClass().getName() + " threw from "
+                                + (error == null ? "connectionClosed" : "connectionErrorOccurred")
+                                + "; the other listeners were still told", e);
             }
         }
     }

@@ -62,11 +62,18 @@ public enum Setting {
     CACHE_SIZE("cache_size", Use.PRAGMA, Values.range(Integer.MIN_VALUE, Integer.MAX_VALUE), null,
             "PRAGMA cache_size: page cache of each open database; positive in pages, negative in"
                     + " KiB. SQLite's default: -2000 (about 2 MB)."),
+    CACHE_SPILL("cache_spill", Use.PRAGMA, Values.boolOrCount(), null,
+            "PRAGMA cache_spill: whether a transaction may write dirty pages to the database file"
+                    + " before it commits, to free cache (true, false), or a number of pages the cache"
+                    + " must hold before it does. SQLite's default: true."),
     MMAP_SIZE("mmap_size", Use.PRAGMA, Values.range(0, Long.MAX_VALUE), null,
             "Bytes of the database file read through memory-mapped I/O (PRAGMA mmap_size); 0 turns"
                     + " it off. Capped by the SQLite build's maximum."),
     TEMP_STORE("temp_store", Use.PRAGMA, Values.oneOf("DEFAULT", "FILE", "MEMORY"), null,
             "PRAGMA temp_store: where temporary tables and indices are kept."),
+    AUTOMATIC_INDEX("automatic_index", Use.PRAGMA, Values.bool(), null,
+            "PRAGMA automatic_index: let the query planner build a temporary index for a join that"
+                    + " has none. SQLite's default: true."),
     FOREIGN_KEYS("foreign_keys", Use.PRAGMA, Values.bool(), null,
             "Enforce FOREIGN KEY constraints (PRAGMA foreign_keys). SQLite's default: false."),
     DEFER_FOREIGN_KEYS("defer_foreign_keys", Use.PRAGMA, Values.bool(), null,
@@ -327,6 +334,18 @@ public enum Setting {
                 case "false", "off", "no", "0" -> "false";
                 default -> null;
             };
+        }
+
+        /** true or false, or a count (an integer >= 0), as cache_spill takes. */
+        static Values boolOrCount() {
+            return new Values(null, "true or false (also on/off, yes/no), or a number of pages >= 0", raw -> {
+                Long n = number(raw);
+                return n != null ? (n >= 0 ? n.toString() : null) : bool(raw);
+            }, v -> switch (v) {
+                case "true" -> "ON";
+                case "false" -> "OFF";
+                default -> v;
+            });
         }
 
         static Values range(long min, long max) {

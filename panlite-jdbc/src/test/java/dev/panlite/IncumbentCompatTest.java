@@ -2,6 +2,7 @@ package dev.panlite;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -73,6 +74,41 @@ class IncumbentCompatTest {
                 s.executeUpdate("INSERT OR IGNORE INTO t(id, x) VALUES (1, 'dup')");
                 assertEquals(List.of(), keys(s), "an insert that inserted nothing has no key");
             }
+        }
+    }
+
+    /** A WITH clause leading an UPDATE or DELETE generates no key, whatever words its text holds. */
+    @Test
+    void cteLeadingAnUpdateHasNoKeys() throws SQLException {
+        String[] changes = {
+            "WITH v(x) AS (SELECT 'u') UPDATE t SET x = (SELECT x FROM v) WHERE id = 1",
+            "WITH v(x) AS (SELECT replace('a', 'a', 'r')) UPDATE t SET x = (SELECT x FROM v) WHERE id = 1",
+            "WITH inserted(x) AS (SELECT 'i') UPDATE t SET x = (SELECT x FROM inserted) WHERE id = 1",
+            "WITH v(id) AS (SELECT 2) DELETE FROM t WHERE id IN (SELECT id FROM v) AND x = 'insert'",
+        };
+        for (String sql : changes) {
+            try (Connection c = open(""); Statement s = c.createStatement()) {
+                TestDb.exec(c, "DELETE FROM t", "INSERT INTO t(x) VALUES ('a')", "INSERT INTO t(x) VALUES ('insert')");
+                s.executeUpdate("INSERT INTO t(x) VALUES ('b')");
+                assertEquals(List.of(3L), keys(s));
+                assertEquals(1, s.executeUpdate(sql), sql);
+                assertEquals(List.of(), keys(s), sql);
+                try (PreparedStatement ps = c.prepareStatement(sql)) {
+                    ps.executeUpdate();
+                    assertEquals(List.of(), keys(ps), sql);
+                }
+                try (PreparedStatement ps = c.prepareStatement(sql, Statement.RETURN_GENERATED_KEYS)) {
+                    ps.executeUpdate();
+                    assertEquals(List.of(), keys(ps), "asked for: " + sql);
+                }
+            }
+        }
+        try (Connection c = open(""); Statement s = c.createStatement()) {
+            TestDb.exec(c, "DELETE FROM t");
+            s.executeUpdate("WITH v(x) AS (SELECT 'update') INSERT INTO t(x) SELECT x FROM v");
+            assertEquals(List.of(1L), keys(s), "WITH ... INSERT generates its key");
+            s.executeUpdate("WITH v(x) AS (SELECT 'w') REPLACE INTO t(id, x) SELECT 5, x FROM v");
+            assertEquals(List.of(5L), keys(s), "WITH ... REPLACE generates its key");
         }
     }
 
@@ -280,7 +316,10 @@ class IncumbentCompatTest {
                     s.executeUpdate("INSERT INTO t VALUES (1)");
                     assertEquals(List.of(), keys(s));
                 }
-            })));
+            }),
+            // added by the incumbent in 3.54.1.0
+            new Incumbent("automatic_index", "false", pragmaIs("automatic_index", "0")),
+            new Incumbent("cache_spill", "false", pragmaIs("cache_spill", "0"))));
         return all;
     }
 
@@ -352,6 +391,23 @@ class IncumbentCompatTest {
             try (ResultSet rs = s.getResultSet()) {
                 return rs.next() ? rs.getString(1) : null;
             }
+        }
+    }
+
+    /** Settings the incumbent added in 3.54.1.0: accepted and applied. */
+    @Test
+    void automaticIndexAndCacheSpillAreApplied() throws SQLException {
+        try (Connection c = open("")) {
+            assertEquals("1", pragma(c, "automatic_index"), "SQLite's default");
+            assertNotEquals("0", pragma(c, "cache_spill"), "SQLite's default");
+        }
+        try (Connection c = open("automatic_index=false&cache_spill=false")) {
+            assertEquals("0", pragma(c, "automatic_index"));
+            assertEquals("0", pragma(c, "cache_spill"));
+        }
+        try (Connection c = open("automatic_index=on&cache_spill=777")) {
+            assertEquals("1", pragma(c, "automatic_index"));
+            assertEquals("777", pragma(c, "cache_spill"));
         }
     }
 

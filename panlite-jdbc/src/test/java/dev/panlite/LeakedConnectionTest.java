@@ -59,6 +59,47 @@ class LeakedConnectionTest {
         }
     }
 
+    /**
+     * A connection leaked inside a write transaction holds the write gate; a writer queued behind it
+     * gets the gate once the leaked one is reclaimed, without anyone else asking for a collection
+     * (Reclaimer: the waiting writer asks after a second). Before, it timed out (the heap of a test
+     * JVM is rarely collected within its busy_timeout).
+     */
+    @Test
+    void aWriterQueuedBehindALeakedWriteTransactionGetsTheGate() throws Exception {
+        try (Connection c = TestDb.open(dir)) {
+            TestDb.exec(c, "CREATE TABLE t(x)");
+        }
+        leakOne("busy_timeout=0");
+        try (Connection c = TestDb.open(dir, "busy_timeout=60000"); Statement s = c.createStatement()) {
+            s.executeUpdate("INSERT INTO t VALUES (1)");
+            try (ResultSet rs = s.executeQuery("SELECT count(*) FROM t WHERE x = 99")) {
+                rs.next();
+                assertEquals(0, rs.getInt(1), "the leaked transaction was rolled back");
+            }
+        }
+    }
+
+    /** A holder that is still reachable keeps its transaction, however long a writer waits behind it. */
+    @Test
+    void aReachableHolderKeepsItsTransaction() throws Exception {
+        try (Connection holder = TestDb.open(dir)) {
+            TestDb.exec(holder, "CREATE TABLE t(x)");
+            holder.setAutoCommit(false);
+            TestDb.exec(holder, "INSERT INTO t VALUES (7)");
+            try (Connection c = TestDb.open(dir, "busy_timeout=2500"); Statement s = c.createStatement()) {
+                SQLException e = org.junit.jupiter.api.Assertions.assertThrows(SQLException.class,
+                        () -> s.executeUpdate("INSERT INTO t VALUES (1)"));
+                assertTrue(e.getMessage().contains("write gate"), e.toString());
+            }
+            holder.commit();
+            try (Statement s = holder.createStatement(); ResultSet rs = s.executeQuery("SELECT x FROM t")) {
+                assertTrue(rs.next());
+                assertEquals(7, rs.getInt(1));
+            }
+        }
+    }
+
     @Test
     void leakWarningNamesWhereTheConnectionWasOpened() throws Exception {
         try (Connection c = TestDb.open(dir)) {

@@ -63,6 +63,15 @@ class ResourceUrlTest {
             SQLException e = assertThrows(SQLException.class, () -> s.execute("INSERT INTO fruit VALUES ('fig')"));
             assertTrue(e.getMessage().contains("readonly"), e.getMessage());
             assertEquals(before + 1, tempCopies(), "one private copy while open");
+            try (ResultSet rs = s.executeQuery("SELECT file FROM pragma_database_list WHERE name = 'main'")) {
+                assertTrue(rs.next());
+                Path copy = Path.of(rs.getString(1));
+                assertTrue(copy.getFileName().toString().startsWith("panlite-resource-"), copy.toString());
+                if (Files.getFileStore(copy).supportsFileAttributeView("posix")) {
+                    assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(
+                            Files.getPosixFilePermissions(copy)), "owner-only");
+                }
+            }
         }
         assertEquals(before, tempCopies(), "the copy is deleted on close");
     }

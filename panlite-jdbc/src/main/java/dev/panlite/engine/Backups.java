@@ -79,7 +79,7 @@ public final class Backups {
         if (Database.libraryVersionNumber() < DESERIALIZE_SINCE) {
             throw new java.sql.SQLFeatureNotSupportedException("deserialize needs SQLite " + DESERIALIZE_SINCE_TEXT
                     + " or newer (the bundled engine); this is " + Database.libraryVersion() + ", which the misuse"
-                    + " fuzz crashed after a deserialize", "0A000");
+                    + " fuzz crashed after a deserialize", "HYC00"); // not 0A000: HikariCP evicts on it
         }
         long db = database.handle();
         // sqlite3_deserialize closes the schema's old b-tree under any statement still reading it (its

@@ -26,15 +26,13 @@ public final class BusyWait {
     private final long start = System.nanoTime();
     private final long timeoutNanos;
     private final Handler handler;
-    private final LockWaitEvent event = new LockWaitEvent();
+    private final Object event; // JfrEvents: null without jdk.jfr
     private int attempts;
 
     BusyWait(int busyTimeoutMillis, Handler handler, String file, String lock) {
         this.timeoutNanos = TimeUnit.MILLISECONDS.toNanos(busyTimeoutMillis);
         this.handler = handler;
-        event.begin();
-        event.file = file;
-        event.lock = lock;
+        this.event = JfrEvents.lockWaitStart(file, lock);
     }
 
     long waitedNanos() {
@@ -83,12 +81,7 @@ public final class BusyWait {
 
     /** Records the wait in JFR (when the event is enabled). */
     void end(String outcome) {
-        event.end();
-        if (event.shouldCommit()) {
-            event.nanos = waitedNanos();
-            event.outcome = outcome;
-            event.commit();
-        }
+        JfrEvents.lockWaitEnd(event, waitedNanos(), outcome);
     }
 
     boolean hasHandler() {

@@ -19,6 +19,17 @@ import java.util.concurrent.atomic.AtomicInteger;
  * collection is requested and what it found is closed right there, on the opening thread. An
  * application that really keeps N connections open pays for about log2(N / 32) collections in all.
  * A daemon thread reclaims what collections find at any other time.
+ *
+ * <p><b>A connection leaked inside a write transaction</b> holds its file's write gate (and SQLite's
+ * write lock) until it is reclaimed, and nothing may take them from it while it is reachable: its
+ * owner may still commit. So a writer that has waited {@link #LEAKED_WRITER_CHECK_NANOS} (one
+ * second) for the gate asks for a collection ({@link #lookForALeakedWriter}); if the holder is
+ * unreachable, the daemon rolls it back and closes it, which hands the gate to the waiter. A
+ * reachable holder (a long transaction) is never touched; the collections asked for while it works
+ * are spaced out, doubling from one second to {@link #MAX_LEAK_COLLECTION_INTERVAL_NANOS} (16 s), and
+ * start again at one second after a quiet spell of twice the interval. So a leaked writer keeps the
+ * gate about one second past the first writer's arrival (at most 16 s under sustained contention),
+ * as long as that writer's busy_timeout is longer; {@code -XX:+DisableExplicitGC} turns this off.
  */
 public final class Reclaimer {
     static final int FIRST_MARK = 32;
@@ -35,6 +46,38 @@ public final class Reclaimer {
     }
 
     private Reclaimer() {}
+
+    /** How long a writer waits for the write gate before it asks whether the holder leaked, and then between asks. */
+    static final long LEAKED_WRITER_CHECK_NANOS = 1_000_000_000L;
+    static final long MAX_LEAK_COLLECTION_INTERVAL_NANOS = 16_000_000_000L;
+    private static long lastLeakCollection; // System.nanoTime of the last one; guarded by LEAK_COLLECTIONS
+    private static long leakCollectionInterval = LEAKED_WRITER_CHECK_NANOS; // guarded by LEAK_COLLECTIONS
+    private static boolean leakCollected; // guarded by LEAK_COLLECTIONS
+    private static final Object LEAK_COLLECTIONS = new Object();
+
+    /**
+     * A writer has waited a second for the write gate: the holder may be a connection leaked inside
+     * its transaction. Requests a collection, unless one was requested less than the current
+     * interval ago; the daemon closes what it finds. Never closes anything itself: the caller holds
+     * its own connection's lock, and reclaiming takes the leaked one's.
+     */
+    static void lookForALeakedWriter() {
+        synchronized (LEAK_COLLECTIONS) {
+            long now = System.nanoTime();
+            if (leakCollected) {
+                long since = now - lastLeakCollection;
+                if (since < leakCollectionInterval) {
+                    return;
+                }
+                leakCollectionInterval = since > 2 * leakCollectionInterval
+                        ? LEAKED_WRITER_CHECK_NANOS // after a quiet spell: from one second again
+                        : Math.min(2 * leakCollectionInterval, MAX_LEAK_COLLECTION_INTERVAL_NANOS);
+            }
+            leakCollected = true;
+            lastLeakCollection = now;
+        }
+        System.gc(); // an unreachable holder becomes an enqueued reference, which the daemon reclaims
+    }
 
     /**
      * Watches {@code owner} (the JDBC connection): once it is unreachable, {@code db} is closed. Call

@@ -1,20 +1,20 @@
 package dev.panlite.engine;
 
+import dev.panlite.ffi.PrivateFiles;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
 import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
 
 /**
  * The incumbent's {@code jdbc:sqlite::resource:NAME}: a database packaged in the application (a
  * classpath resource, a {@code jar:} URL) or behind a {@code file:} or {@code http:} URL. SQLite
- * opens files, so the bytes are copied to a private temporary file (owner-only, as
- * {@link Files#createTempFile} makes it), opened read-only and deleted when the connection closes.
+ * opens files, so the bytes are copied to a private temporary file in {@code java.io.tmpdir}
+ * (owner-only: {@link PrivateFiles}), opened read-only and deleted when the connection closes.
  */
 final class ResourceDatabase {
     private ResourceDatabase() {}
@@ -24,8 +24,10 @@ final class ResourceDatabase {
         URL url = find(name);
         Path temp = null;
         try (InputStream in = url.openStream()) {
-            temp = Files.createTempFile("panlite-resource-", ".db");
-            Files.copy(in, temp, StandardCopyOption.REPLACE_EXISTING);
+            temp = PrivateFiles.createFile(Path.of(System.getProperty("java.io.tmpdir")), "panlite-resource-", ".db");
+            try (var out = Files.newOutputStream(temp)) { // into the owner-only file (Files.copy would replace it)
+                in.transferTo(out);
+            }
             return temp;
         } catch (IOException e) {
             delete(temp);

@@ -17,30 +17,101 @@ public final class SqlText {
 
     /** The first keyword, upper case, after white space, comments and opening parentheses. */
     public static String firstKeyword(String sql) {
+        int start = keywordStart(sql);
+        return sql.substring(start, wordEnd(sql, start)).toUpperCase(Locale.ROOT);
+    }
+
+    /** Where the first keyword begins: after white space, comments, opening parentheses and semicolons. */
+    private static int keywordStart(String sql) {
         int i = 0;
         int n = sql.length();
         while (i < n) {
             char c = sql.charAt(i);
             if (Character.isWhitespace(c) || c == '(' || c == ';') {
                 i++;
-            } else if (c == '-' && i + 1 < n && sql.charAt(i + 1) == '-') {
-                while (i < n && sql.charAt(i) != '\n') {
-                    i++;
-                }
-            } else if (c == '/' && i + 1 < n && sql.charAt(i + 1) == '*') {
-                int end = sql.indexOf("*/", i + 2);
-                i = end < 0 ? n : end + 2;
+            } else if (isCommentStart(sql, i)) {
+                i = commentEnd(sql, i);
             } else {
                 break;
             }
         }
-        int start = i;
-        while (i < n && Character.isLetter(sql.charAt(i))) {
-            i++;
-        }
-        return sql.substring(start, i).toUpperCase(Locale.ROOT);
+        return i;
     }
 
+    private static int wordEnd(String sql, int i) {
+        while (i < sql.length() && Character.isLetter(sql.charAt(i))) {
+            i++;
+        }
+        return i;
+    }
+
+    private static boolean isCommentStart(String sql, int i) {
+        if (i + 1 >= sql.length()) {
+            return false;
+        }
+        char c = sql.charAt(i);
+        char d = sql.charAt(i + 1);
+        return c == '-' && d == '-' || c == '/' && d == '*';
+    }
+
+    /** The index after the comment starting at i (-- to the end of the line, or a block comment). */
+    private static int commentEnd(String sql, int i) {
+        if (sql.charAt(i) == '-') {
+            int end = sql.indexOf('\n', i);
+            return end < 0 ? sql.length() : end + 1;
+        }
+        int end = sql.indexOf("*/", i + 2);
+        return end < 0 ? sql.length() : end + 2;
+    }
+
+    /**
+     * The verb of the statement a leading WITH clause belongs to (SELECT, VALUES, INSERT, REPLACE,
+     * UPDATE, DELETE), upper case; "" when the text does not have that shape. The common table
+     * expressions are skipped by their parentheses, so words inside them (a replace() call, a
+     * string 'insert', a CTE named inserted) do not count: the verb is the first word after a
+     * parenthesis that closes at the outer level and is followed neither by a comma nor by AS.
+     */
+    static String verbAfterWith(String sql) {
+        int n = sql.length();
+        int i = wordEnd(sql, keywordStart(sql)); // after WITH
+        int depth = 0;
+        boolean closed = false; // a parenthesis just closed at the outer level
+        while (i < n) {
+            char c = sql.charAt(i);
+            if (Character.isWhitespace(c)) {
+                i++;
+            } else if (isCommentStart(sql, i)) {
+                i = commentEnd(sql, i);
+            } else if (c == '\'' || c == '"' || c == '`' || c == '[') {
+                int end = sql.indexOf(c == '[' ? ']' : c, i + 1); // a doubled quote is two quoted runs
+                i = end < 0 ? n : end + 1;
+                closed = false;
+            } else if (c == '(') {
+                depth++;
+                i++;
+                closed = false;
+            } else if (c == ')') {
+                depth--;
+                i++;
+                closed = depth == 0;
+            } else if (closed) {
+                if (c == ',') {
+                    i++;
+                    closed = false;
+                    continue;
+                }
+                String word = sql.substring(i, wordEnd(sql, i)).toUpperCase(Locale.ROOT);
+                if (!word.equals("AS")) {
+                    return word;
+                }
+                i += 2;
+                closed = false;
+            } else {
+                i++;
+            }
+        }
+        return "";
+    }
     /**
      * The incumbent's commands that are not SQL: {@code backup [schema] to FILE} and
      * {@code restore [schema] from FILE}. Null for anything else, else {schema, file, "backup"|"restore"}.
@@ -80,17 +151,16 @@ public final class SqlText {
         };
     }
 
-    /** INSERT, REPLACE and WITH ... INSERT: only they generate keys (as the incumbent decides). */
+    /** INSERT, REPLACE and WITH ... INSERT or REPLACE: only they generate keys (as the incumbent decides). */
     public static boolean isInsert(String sql) {
-        String keyword = firstKeyword(sql);
-        if (keyword.equals("INSERT") || keyword.equals("REPLACE")) {
-            return true;
-        }
-        if (keyword.equals("WITH")) {
-            String upper = sql.toUpperCase(Locale.ROOT);
-            return upper.contains("INSERT") || upper.contains("REPLACE");
-        }
-        return false;
+        return switch (firstKeyword(sql)) {
+            case "INSERT", "REPLACE" -> true;
+            case "WITH" -> {
+                String verb = verbAfterWith(sql);
+                yield verb.equals("INSERT") || verb.equals("REPLACE");
+            }
+            default -> false;
+        };
     }
 
     /** True when anything but whitespace, semicolons and comments follows {@code from} in UTF-8 SQL. */

@@ -12,7 +12,8 @@ import jdk.jfr.Threshold;
  * write that is all of it, for a query the time to its first row) that took longer than the event's
  * threshold, 20 ms unless the recording says otherwise
  * ({@code -XX:StartFlightRecording:dev.panlite.Statement#threshold=5ms}). With JFR off the event is
- * never enabled and the JIT removes it.
+ * never enabled and the JIT removes it. Used only through {@link JfrEvents}, which knows whether
+ * the runtime has jdk.jfr.
  */
 @Name("dev.panlite.Statement")
 @Label("SQLite Statement")

@@ -48,7 +48,7 @@ public final class TextExecution {
         int at = offset;
         try {
             while (true) {
-                StatementEvent event = StatementEvent.startIfEnabled();
+                Object event = JfrEvents.statementStart();
                 long started = EngineStats.executionStart();
                 int rc = Fused.execNoArgs(scratch, db, utf8, at, utf8.length - at, stopAtWrites);
                 if ((rc & 0xff) == Sqlite.BUSY && scratch.tailOffset() >= 0) {
@@ -69,7 +69,7 @@ public final class TextExecution {
                     continue;
                 }
                 long query = scratch.preparedStmt();
-                StatementEvent.finish(event, sqlText, writeAccess.file(), rc);
+                JfrEvents.statementEnd(event, sqlText, writeAccess.file(), rc);
                 if (at == offset || SqlText.hasMoreSql(utf8, at)) { // not the empty tail after a write (counted by its step)
                     EngineStats.executionEnd(database.counts, started);
                 }

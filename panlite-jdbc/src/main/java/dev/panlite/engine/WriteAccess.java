@@ -84,7 +84,7 @@ final class WriteAccess {
         String outcome = "acquired";
         try {
             while (true) {
-                int state = gate.await(w, wait.gateDeadline());
+                int state = awaitWatchingForALeak(w, wait.gateDeadline());
                 if (state == WriteGate.GRANTED) {
                     held = true;
                     return;
@@ -116,6 +116,23 @@ final class WriteAccess {
             }
             wait.end(outcome);
             EngineStats.gateWait(wait.waitedNanos(), held);
+        }
+    }
+
+    /**
+     * {@link WriteGate#await}, asking the {@link Reclaimer} every {@link Reclaimer#LEAKED_WRITER_CHECK_NANOS}
+     * of the wait whether the holder is a connection leaked inside its transaction (it then closes
+     * it, which releases the gate); the Reclaimer spaces these collections out.
+     */
+    private int awaitWatchingForALeak(WriteGate.Waiter w, long deadline) {
+        while (true) {
+            long check = System.nanoTime() + Reclaimer.LEAKED_WRITER_CHECK_NANOS;
+            boolean checkFirst = check - deadline < 0;
+            int state = gate.await(w, checkFirst ? check : deadline);
+            if (state != WriteGate.WAITING || !checkFirst || Thread.currentThread().isInterrupted()) {
+                return state;
+            }
+            Reclaimer.lookForALeakedWriter();
         }
     }
 
@@ -175,7 +192,7 @@ final class WriteAccess {
      */
     int firstStep(Stmt stmt) {
         pending = null;
-        StatementEvent event = StatementEvent.startIfEnabled();
+        Object event = JfrEvents.statementStart();
         long started = EngineStats.executionStart();
         long db = database.handle();
         if (!held && stmt.writes() && gated() && Sqlite.getAutocommit(db)) {
@@ -202,7 +219,7 @@ final class WriteAccess {
         if (held && holder == null && Sqlite.getAutocommit(db)) {
             release(); // SQL text ended the transaction (COMMIT, ROLLBACK), or BEGIN failed
         }
-        StatementEvent.finish(event, stmt.sql, file(), rc);
+        JfrEvents.statementEnd(event, stmt.sql, file(), rc);
         EngineStats.executionEnd(database.counts, started);
         return rc;
     }

@@ -5,12 +5,10 @@ import java.io.InputStream;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
-import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
@@ -176,18 +174,19 @@ final class NativeFiles {
     }
 
     /**
-     * Puts {@code content} at {@code dir/fileName} and returns that path. An existing file with the
+     * Puts {@code content} at {@code dir/fileName} (owner-only, in a directory created owner-only:
+     * {@link PrivateFiles}) and returns that path. An existing file with the
      * same content is reused. Otherwise the content goes to a temporary file in the same directory,
      * is flushed to disk, and is renamed over the target atomically: a concurrent extractor (another
      * thread or JVM) either sees no file or a complete one, never a half-written one.
      */
     static Path extract(byte[] content, Path dir, String fileName) throws IOException {
-        createPrivateDirectories(dir);
+        PrivateFiles.createDirectories(dir);
         Path target = dir.resolve(fileName);
         if (sameContent(target, content)) {
             return target;
         }
-        Path tmp = Files.createTempFile(dir, "." + fileName + ".", ".tmp");
+        Path tmp = PrivateFiles.createFile(dir, "." + fileName + ".", ".tmp"); // owner-only, as the target then is
         try {
             try (FileChannel out = FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
                 var buffer = java.nio.ByteBuffer.wrap(content);
@@ -195,10 +194,6 @@ final class NativeFiles {
                     out.write(buffer);
                 }
                 out.force(true);
-            }
-            if (FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
-                // the content is the jar's, no secret: readable by others sharing a -Dpanlite.native.dir
-                Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-r--r--"));
             }
             try {
                 Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
@@ -212,28 +207,6 @@ final class NativeFiles {
             return target;
         } finally {
             Files.deleteIfExists(tmp);
-        }
-    }
-
-    private static void createPrivateDirectories(Path dir) throws IOException {
-        if (Files.isDirectory(dir)) {
-            return;
-        }
-        Path parent = dir.getParent();
-        if (parent != null) {
-            Files.createDirectories(parent);
-        }
-        try {
-            if (FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
-                Files.createDirectory(dir,
-                        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-            } else {
-                Files.createDirectory(dir);
-            }
-        } catch (java.nio.file.FileAlreadyExistsException e) {
-            if (!Files.isDirectory(dir)) {
-                throw e;
-            }
         }
     }
 

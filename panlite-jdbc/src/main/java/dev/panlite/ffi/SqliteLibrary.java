@@ -104,13 +104,29 @@ public final class SqliteLibrary {
         SOURCE_ID = sourceId;
         LOAD_ERROR = error;
         if (lookup != null) {
+            String line = "Panlite uses " + (bundled ? "the bundled SQLite " : "SQLite ") + version + " (" + sourceId
+                    + ") from " + loadedFrom;
             try {
-                System.getLogger(SqliteLibrary.class.getName()).log(System.Logger.Level.INFO, "Panlite uses "
-                        + (bundled ? "the bundled SQLite " : "SQLite ") + version + " (" + sourceId + ") from " + loadedFrom);
+                if (firstInThisJvm(line)) {
+                    System.getLogger(SqliteLibrary.class.getName()).log(System.Logger.Level.INFO, line);
+                }
             } catch (RuntimeException ignored) {
                 // logging must never break class initialisation
             }
         }
+    }
+
+    /** The system property that remembers the line logged, JVM-wide. */
+    static final String LOGGED_PROPERTY = "panlite.sqlite.logged";
+
+    /**
+     * Whether this JVM has not logged {@code line} yet. This class initialises once per class loader
+     * that loads the driver (each web application of a server, each restart of Spring Boot DevTools,
+     * each isolated test class loader), and each logged the line again; the system properties are
+     * the one place all of them share. A different line (another engine in another loader) is logged.
+     */
+    private static boolean firstInThisJvm(String line) {
+        return !line.equals(System.getProperties().put(LOGGED_PROPERTY, line));
     }
 
     /** This platform's bundled engine, extracted to the cache directory; null (and why, in tried) when there is none. */

@@ -39,8 +39,14 @@ final class Errors {
         return new java.sql.SQLDataException(message, "22018");
     }
 
+    /**
+     * SQLState HYC00, SQL/CLI's "optional feature not implemented", not 0A000: HikariCP (and pools
+     * that copy its rules) takes 0A000 for a dead connection and evicts it.
+     */
+    static final String NOT_SUPPORTED = "HYC00";
+
     static SQLFeatureNotSupportedException notSupported(String what) {
-        return new SQLFeatureNotSupportedException(what + " is not supported by SQLite/Panlite", "0A000");
+        return new SQLFeatureNotSupportedException(what + " is not supported by SQLite/Panlite", NOT_SUPPORTED);
     }
 
     /** JDBC unwrap for driver objects, which wrap nothing: themselves, or an SQLException. */

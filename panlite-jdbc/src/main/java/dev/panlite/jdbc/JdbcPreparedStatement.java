@@ -557,13 +557,14 @@ public final class JdbcPreparedStatement extends JdbcStatement implements Prepar
         setAscii(parameterIndex, x, -1);
     }
 
+    /** {@code length} bytes of UTF-8, as JDBC says (ResultSet.getUnicodeStream, by contrast, answers UTF-16BE). */
     @Override
     @Deprecated
     public void setUnicodeStream(int parameterIndex, InputStream x, int length) throws SQLException {
         if (x == null) {
             setNull(parameterIndex, Types.VARCHAR);
         } else {
-            bindTextValue(parameterIndex, new String(readAll(x, length), StandardCharsets.UTF_16BE));
+            bindTextValue(parameterIndex, new String(readAll(x, length), StandardCharsets.UTF_8));
         }
     }
 

@@ -140,6 +140,20 @@ class NativeHelperTest {
         }
     }
 
+    /** Owner-only, as the incumbent extracts: the file rw-------, the directory it creates rwx------. */
+    @Test
+    void extractedFilesAreOwnerOnly() throws IOException {
+        byte[] content = someLibrary();
+        String name = NativeFiles.fileName(NativeHelper.libraryName(), content);
+        Path dir = tmp.resolve("cache").resolve("panlite");
+        Path file = NativeFiles.extract(content, dir, name);
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.getFileStore(file).supportsFileAttributeView("posix"),
+                "POSIX permissions only");
+        assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(file)));
+        assertEquals("rwx------", java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(dir)));
+        assertEquals(List.of(file), filesIn(dir), "no temporary left behind");
+    }
+
     @Test
     void anExistingCompleteFileIsReusedAndABrokenOneReplaced() throws IOException {
         byte[] content = someLibrary();

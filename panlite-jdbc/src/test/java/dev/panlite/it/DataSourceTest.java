@@ -189,6 +189,65 @@ class DataSourceTest {
         assertThrows(SQLException.class, pooled::getConnection);
     }
 
+    /** A listener that throws breaks neither the handle's close nor the other listeners; what it threw is logged. */
+    @Test
+    void aThrowingListenerDoesNotBreakCloseNorTheOtherListeners() throws SQLException {
+        PooledConnection pooled = new PanliteConnectionPoolDataSource(url()).getPooledConnection();
+        List<String> called = new ArrayList<>();
+        ConnectionEventListener throwing = new ConnectionEventListener() {
+            @Override
+            public void connectionClosed(ConnectionEvent event) {
+                called.add("throwing closed");
+                throw new IllegalStateException("listener bug on close");
+            }
+
+            @Override
+            public void connectionErrorOccurred(ConnectionEvent event) {
+                called.add("throwing error");
+                throw new IllegalStateException("listener bug on error");
+            }
+        };
+        Events events = new Events();
+        pooled.addConnectionEventListener(throwing);
+        pooled.addConnectionEventListener(events);
+        List<java.util.logging.LogRecord> logged = new ArrayList<>();
+        java.util.logging.Handler recorder = new java.util.logging.Handler() {
+            @Override
+            public synchronized void publish(java.util.logging.LogRecord r) {
+                logged.add(r);
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        java.util.logging.Logger logger = java.util.logging.Logger.getLogger("dev.panlite");
+        logger.addHandler(recorder);
+        try {
+            Connection handle = pooled.getConnection();
+            handle.close();
+            assertTrue(handle.isClosed());
+            assertEquals(List.of("throwing closed"), called);
+            assertEquals(List.of("closed"), events.seen, "the next listener is still told");
+
+            Connection second = pooled.getConnection();
+            second.unwrap(PanliteConnection.class).close();
+            SQLException e = assertThrows(SQLException.class, second::createStatement, "the error, not the listener's");
+            assertTrue(e.getSQLState().startsWith("08"), e.toString());
+            assertEquals(List.of("throwing closed", "throwing error"), called);
+            assertEquals(List.of("closed", "error"), events.seen);
+            assertEquals(2, logged.stream().filter(r -> r.getThrown() instanceof IllegalStateException).count(),
+                    "what the listener threw is logged");
+        } finally {
+            logger.removeHandler(recorder);
+            pooled.close();
+        }
+    }
+
     @Test
     void fatalErrorsSendConnectionErrorOccurred() throws SQLException {
         PooledConnection pooled = new PanliteConnectionPoolDataSource(url()).getPooledConnection();

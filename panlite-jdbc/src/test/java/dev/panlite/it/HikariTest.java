@@ -39,6 +39,13 @@ class HikariTest {
         return config;
     }
 
+    /** {@link #config()} with one connection: a second borrow gets the same one unless it was evicted. */
+    HikariConfig poolOfOne() {
+        HikariConfig config = config();
+        config.setMaximumPoolSize(1);
+        return config;
+    }
+
     static void exec(Connection c, String... sql) throws SQLException {
         try (Statement s = c.createStatement()) {
             for (String each : sql) {
@@ -122,9 +129,7 @@ class HikariTest {
     /** What a borrower changes is undone when the connection goes back to the pool. */
     @Test
     void connectionStateIsResetOnReturn() throws SQLException {
-        HikariConfig config = config();
-        config.setMaximumPoolSize(1);
-        try (HikariDataSource pool = new HikariDataSource(config)) {
+        try (HikariDataSource pool = new HikariDataSource(poolOfOne())) {
             PanliteConnection physical;
             try (Connection c = pool.getConnection()) {
                 physical = c.unwrap(PanliteConnection.class);
@@ -192,9 +197,7 @@ class HikariTest {
     /** A connection failing with a class 08 SQLState (connection exception) is evicted at once. */
     @Test
     void aConnectionFailingWithAConnectionExceptionIsEvicted() throws SQLException {
-        HikariConfig config = config();
-        config.setMaximumPoolSize(1);
-        try (HikariDataSource pool = new HikariDataSource(config)) {
+        try (HikariDataSource pool = new HikariDataSource(poolOfOne())) {
             PanliteConnection dead;
             try (Connection c = pool.getConnection()) {
                 dead = c.unwrap(PanliteConnection.class);
@@ -205,6 +208,39 @@ class HikariTest {
             try (Connection fresh = pool.getConnection()) {
                 assertNotSame(dead, fresh.unwrap(PanliteConnection.class));
                 assertEquals(1, TestDb.queryLong(fresh, "SELECT 1"));
+            }
+        }
+    }
+
+    /**
+     * A feature SQLite lacks is no reason to drop the connection: HikariCP evicts on SQLState 0A000
+     * (its ProxyConnection.checkException list), so "not supported" is SQLFeatureNotSupportedException
+     * with HYC00, SQL/CLI's "optional feature not implemented".
+     */
+    @Test
+    void aFeatureNotSupportedKeepsTheConnectionInThePool() throws SQLException {
+        try (HikariDataSource pool = new HikariDataSource(poolOfOne())) {
+            PanliteConnection physical;
+            try (Connection c = pool.getConnection();
+                 Statement s = c.createStatement();
+                 PreparedStatement ps = c.prepareStatement("SELECT ?")) {
+                physical = c.unwrap(PanliteConnection.class);
+                for (org.junit.jupiter.api.function.Executable notSupported : List.<org.junit.jupiter.api.function.Executable>of(
+                        () -> s.setCursorName("c"),
+                        () -> ps.setArray(1, null),
+                        () -> {
+                            try (ResultSet rs = s.executeQuery("SELECT 1")) {
+                                rs.previous();
+                            }
+                        })) {
+                    java.sql.SQLFeatureNotSupportedException e =
+                            assertThrows(java.sql.SQLFeatureNotSupportedException.class, notSupported);
+                    assertEquals("HYC00", e.getSQLState(), e.toString());
+                }
+            }
+            try (Connection c = pool.getConnection()) {
+                assertSame(physical, c.unwrap(PanliteConnection.class), "not evicted");
+                assertEquals(1, TestDb.queryLong(c, "SELECT 1"));
             }
         }
     }

@@ -420,6 +420,27 @@ class PreparedStatementTest {
         assertEquals("text", typeOf(id, "v"));
     }
 
+    /** JDBC: setUnicodeStream's bytes are UTF-8; ResultSet.getUnicodeStream answers UTF-16BE (two-byte units). */
+    @Test
+    @SuppressWarnings("deprecation")
+    void unicodeStreamIsUtf8InAndUtf16Out() throws SQLException {
+        String text = "héllo € 😀";
+        byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
+        assertEquals(text, roundTrip(ps -> ps.setUnicodeStream(1, new ByteArrayInputStream(utf8), utf8.length),
+                rs -> rs.getString(1)));
+        assertEquals("hé", roundTrip(ps -> ps.setUnicodeStream(1, new ByteArrayInputStream(utf8), 3),
+                rs -> rs.getString(1)), "length counts bytes");
+        byte[] out = (byte[]) roundTrip(ps -> ps.setString(1, text), rs -> {
+            try {
+                return rs.getUnicodeStream(1).readAllBytes();
+            } catch (java.io.IOException e) {
+                throw new SQLException(e);
+            }
+        });
+        assertArrayEquals(text.getBytes(StandardCharsets.UTF_16BE), out);
+        assertEquals("null", typeOf(insert("v", ps -> ps.setUnicodeStream(1, null, 0)), "v"));
+    }
+
     @Test
     void nullStreamsStoreNull() throws SQLException {
         assertEquals("null", typeOf(insert("v", ps -> ps.setBinaryStream(1, null)), "v"));
