@@ -117,7 +117,7 @@ public final class SqliteLibrary {
     }
 
     /** The system property that remembers the line logged, JVM-wide. */
-    static final String LOGGED_PROPERTY = "panlite.sqlite.logged";
+    static final String LOGGED_PROPERTY = "dev.panlite.internal.engineLogged"; // not panlite.*: child JVMs get those passed on
 
     /**
      * Whether this JVM has not logged {@code line} yet. This class initialises once per class loader
