@@ -29,6 +29,8 @@ import java.util.stream.Stream;
  *     (every param combination runs in its own JMH fork, so this holds for the whole trial)</td></tr>
  * <tr><td>panlite-uncachedtx</td><td>URL adds {@code cache_tx_statements=false}</td></tr>
  * <tr><td>panlite-nokeys</td><td>URL adds {@code jdbc.get_generated_keys=false}</td></tr>
+ * <tr><td>panlite-unbatched</td><td>system property {@code panlite.rowBatch=false}: every row read in place and every
+ *     batch row bound and stepped from Java, as before experiment 050 (its own fork, like panlite-nohelper)</td></tr>
  * </table>
  */
 public final class Drivers {
@@ -40,6 +42,8 @@ public final class Drivers {
     public static final String PANLITE_UNCACHEDTX = "panlite-uncachedtx";
     /** Without the incumbent-style generated keys (experiment 030); run with -p driver=...,panlite-nokeys. */
     public static final String PANLITE_NOKEYS = "panlite-nokeys";
+    /** Rows and batches without the batched crossing (experiment 050); run with -p driver=...,panlite-unbatched. */
+    public static final String PANLITE_UNBATCHED = "panlite-unbatched";
 
     /**
      * Same for both drivers; both understand these names as URL query parameters. secure_delete is
@@ -98,6 +102,10 @@ public final class Drivers {
             case PANLITE_UNCACHEDTX -> {
                 driver = panlite();
                 params += "&cache_tx_statements=false";
+            }
+            case PANLITE_UNBATCHED -> {
+                System.setProperty("panlite.rowBatch", "false"); // before any Panlite class loads, as panlite-nohelper
+                driver = panlite();
             }
             case PANLITE_NOKEYS -> {
                 driver = panlite();

@@ -75,13 +75,17 @@ public class CacheStructureBench {
     @Setup(Level.Trial)
     public void setUp() throws Exception {
         dir = Files.createTempDirectory("panlite-cache-bench");
-        db = Database.open(Config.parse("jdbc:sqlite:" + dir.resolve("b.db") + "?stmt_cache_size=0", new Properties()));
+        Config config = Config.parse("jdbc:sqlite:" + dir.resolve("b.db") + "?stmt_cache_size=0", new Properties());
+        // Config.engine() is for the driver's package only (it carries the key): reached by reflection here
+        java.lang.reflect.Method engine = Config.class.getDeclaredMethod("engine");
+        engine.setAccessible(true);
+        db = Database.open((EngineConfig) engine.invoke(config));
         int distinct = pattern.equals("hit") ? size : size * 2;
         keys = new String[distinct];
         stmts = new Stmt[distinct];
         db.lock();
         try {
-            db.execute("CREATE TABLE monster(id INTEGER PRIMARY KEY, name TEXT, hp INTEGER, attack INTEGER)");
+            db.text().execute("CREATE TABLE monster(id INTEGER PRIMARY KEY, name TEXT, hp INTEGER, attack INTEGER)");
             for (int i = 0; i < distinct; i++) {
                 // realistic keys: same length and prefix, differing near the end (as generated SQL does)
                 keys[i] = "SELECT id, name, hp, attack FROM monster WHERE id = ? /* query " + (1000 + i) + " */";

@@ -1,5 +1,6 @@
 package dev.panlite.engine;
 
+import dev.panlite.ffi.RowBuffer;
 import java.util.Arrays;
 
 /**
@@ -15,6 +16,10 @@ public final class BatchRows {
     private double[] doubles;
     private byte[][] bytes;
     private int size;
+    int completed; // rows run by the last Stmt.runBatch
+    private byte[] chunkKinds; // a chunk's values staged for RowBuffer.putRows, made at the first chunk
+    private long[] chunkCells;
+    private byte[] chunkHeap;
 
     public BatchRows(int parameterCount) {
         this.width = parameterCount;
@@ -45,16 +50,75 @@ public final class BatchRows {
             doubles = Arrays.copyOf(doubles, capacity);
             bytes = Arrays.copyOf(bytes, capacity);
         }
-        System.arraycopy(b.kinds, 1, kinds, at, width);
-        System.arraycopy(b.longs, 1, longs, at, width);
-        System.arraycopy(b.doubles, 1, doubles, at, width);
-        System.arraycopy(b.bytes, 1, bytes, at, width);
-        for (int i = at; i < at + width; i++) {
-            if (kinds[i] == Bindings.BLOB) {
-                bytes[i] = bytes[i].clone(); // may be the caller's buffer, refilled for the next row
-            }
+        // element by element: for the few parameters of a row, cheaper than four System.arraycopy calls
+        for (int i = 0; i < width; i++) {
+            byte kind = b.kinds[i + 1];
+            kinds[at + i] = kind;
+            longs[at + i] = b.longs[i + 1];
+            doubles[at + i] = b.doubles[i + 1];
+            byte[] value = b.bytes[i + 1];
+            bytes[at + i] = kind == Bindings.BLOB && value != null ? value.clone() : value; // the caller may refill a blob
         }
         size++;
+    }
+
+    /** Parameters per row. */
+    public int width() {
+        return width;
+    }
+
+    /** Rows the last {@link Stmt#runBatch} completed. */
+    public int completed() {
+        return completed;
+    }
+
+    /**
+     * Copies rows from {@code from} on into {@code buffer}, as many as fit ({@link RowBuffer#BATCH_ROWS}
+     * rows, {@link RowBuffer#CELLS} values, {@link RowBuffer#HEAP_BYTES} of text and blobs); returns how many.
+     */
+    int put(RowBuffer buffer, int from) {
+        int maxRows = Math.min(size - from, Math.min(RowBuffer.BATCH_ROWS, RowBuffer.CELLS / Math.max(1, width)));
+        if (chunkKinds == null) { // Java-side staging, copied to native memory in three bulk copies
+            chunkKinds = new byte[RowBuffer.CELLS];
+            chunkCells = new long[RowBuffer.CELLS];
+            chunkHeap = new byte[RowBuffer.HEAP_BYTES];
+        }
+        byte[] k = chunkKinds;
+        long[] v = chunkCells;
+        byte[] heap = chunkHeap;
+        int heapAt = 0;
+        int r = 0;
+        rows:
+        for (; r < maxRows; r++) {
+            int at = (from + r) * width;
+            int cell = r * width;
+            int rowHeap = heapAt;
+            for (int i = 0; i < width; i++) {
+                byte kind = kinds[at + i];
+                byte[] b = bytes[at + i];
+                if ((kind == Bindings.TEXT || kind == Bindings.BLOB) && b != null) {
+                    if (b.length > heap.length - heapAt) {
+                        heapAt = rowHeap;
+                        break rows; // this row does not fit: the chunk ends before it
+                    }
+                    System.arraycopy(b, 0, heap, heapAt, b.length);
+                    k[cell + i] = kind;
+                    v[cell + i] = ((long) heapAt << 32) | b.length;
+                    heapAt += b.length;
+                } else if (kind == Bindings.LONG) {
+                    k[cell + i] = kind;
+                    v[cell + i] = longs[at + i];
+                } else if (kind == Bindings.DOUBLE) {
+                    k[cell + i] = kind;
+                    v[cell + i] = Double.doubleToRawLongBits(doubles[at + i]);
+                } else {
+                    k[cell + i] = Bindings.NULL; // NULL, unset, or a torn text (as Bindings.bind)
+                    v[cell + i] = 0;
+                }
+            }
+        }
+        buffer.putRows(k, v, r * width, heap, heapAt);
+        return r;
     }
 
     /** Binds every parameter of row {@code row} to {@code stmt}; returns the first failing code, or OK. */

@@ -31,6 +31,7 @@ public final class Database {
     private final TextExecution text;
     private final Transactions transactions;
     private final Interrupts interrupts;
+    private Conversions conversions; // SQLite's value conversions for rows read ahead, made on first use
     private final Backups backups;
     private final OpenBlobs blobs;
     private final UserCode userCode;
@@ -153,6 +154,15 @@ public final class Database {
     /** Cancel, abort and query timeouts: the part usable from any thread. */
     public Interrupts interrupts() {
         return interrupts;
+    }
+
+    /** SQLite's conversions of values held in Java (RowBatch). Lock held. */
+    Conversions conversions() {
+        assert isLockedByMe();
+        if (conversions == null) {
+            conversions = new Conversions(this);
+        }
+        return conversions;
     }
 
     /** Online backup, serialize and deserialize. */
@@ -467,6 +477,9 @@ public final class Database {
             }
         }
         transactions.closeStatements();
+        if (conversions != null) {
+            conversions.close();
+        }
         return live == null ? null : live.sql;
     }
 

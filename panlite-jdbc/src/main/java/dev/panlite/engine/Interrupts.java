@@ -16,6 +16,7 @@ public final class Interrupts {
     private long executionCounter; // lock held
     private volatile long timedExecution;
     private volatile boolean interruptedByTimeout;
+    private volatile int count; // interrupts that reached SQLite: a result set reading ahead replays one (RowBatch)
 
     Interrupts(long db, WriteAccess writeAccess) {
         this.db = db;
@@ -27,6 +28,7 @@ public final class Interrupts {
         synchronized (guard) {
             if (db != 0) {
                 interruptedByTimeout = false;
+                count++;
                 Sqlite.interrupt(db);
             }
         }
@@ -55,9 +57,15 @@ public final class Interrupts {
         synchronized (guard) {
             if (db != 0 && timedExecution == execution) {
                 interruptedByTimeout = true;
+                count++;
                 Sqlite.interrupt(db);
             }
         }
+    }
+
+    /** How many interrupts (cancel, abort, timeouts) have reached SQLite; any thread. */
+    public int count() {
+        return count;
     }
 
     /** Whether the last interrupt came from a query timeout (the error becomes SQLTimeoutException). */

@@ -28,6 +28,11 @@ final class StatementEvent extends Event {
      */
     private static final StatementEvent PROBE = new StatementEvent();
 
+    /** True when a recording wants these events (each statement then goes through Java, one event each). */
+    static boolean enabled() {
+        return PROBE.isEnabled();
+    }
+
     /** A started event when a recording wants them, else null. */
     static StatementEvent startIfEnabled() {
         if (!PROBE.isEnabled()) {

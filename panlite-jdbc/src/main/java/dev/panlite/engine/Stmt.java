@@ -26,6 +26,9 @@ public final class Stmt {
     private int parameterCount = -1; // asked of SQLite on first use: plain Statement.execute never needs it
     private Bindings bindings; // parameter values recorded in Java, bound at flushBindings; made on first use
     private BatchRows batch; // rows of a PreparedStatement batch; kept with the statement like its bindings
+    private RowBatch rowBatch; // rows read ahead by a result set; kept with the statement like its bindings
+    private boolean callsBack; // a step of this statement ran a Java callback: rows are then read one by one
+    private int callbackNamesSeen; // how many registered callback names the text was checked against
     private boolean clearPending; // clearParameters ran: SQLite's bindings are cleared at the next flush
     private boolean stepped; // stepped since the last reset: reset has work to do
     private byte writes; // 0 not yet known, 1 yes, -1 no: see writes()
@@ -135,11 +138,91 @@ public final class Stmt {
         }
         boolean first = !stepped;
         stepped = true;
+        int calls = db.scratch().callbacks().calls();
         running++;
         try {
             int rc = first ? db.writeAccess().firstStep(this) : Sqlite.step(handle);
             return db.callbackFailed() ? Sqlite.ERROR : rc; // a collation threw: Database.error reports it
         } finally {
+            if (db.scratch().callbacks().calls() != calls) {
+                callsBack = true;
+            }
+            idle();
+        }
+    }
+
+    /**
+     * True when the program of this statement (EXPLAIN) names a function or collation registered with
+     * Java code: a view or a column's declared collation can bring one in that the text does not name.
+     * Asked once per statement while such names exist; true also when EXPLAIN cannot say.
+     */
+    private boolean programCallsBack() {
+        byte[] text = ("EXPLAIN " + sql).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        dev.panlite.ffi.Scratch scratch = db.scratch();
+        int rc = scratch.prepare(db.handle(), text, 0, text.length, 0);
+        long explain = scratch.preparedStmt();
+        if (explain == 0) {
+            return true;
+        }
+        try {
+            if (rc != Sqlite.OK) {
+                return true;
+            }
+            while ((rc = Sqlite.step(explain)) == Sqlite.ROW) {
+                String p4 = Sqlite.columnText(explain, 5); // addr, opcode, p1, p2, p3, p4: e.g. "counted(1)", or a collation's name
+                if (p4 != null && scratch.mentionsCallback(p4)) {
+                    return true;
+                }
+            }
+            return rc != Sqlite.DONE;
+        } finally {
+            Sqlite.finalizeStmt(explain);
+        }
+    }
+
+    /** The rows this statement's result set reads ahead into, made on first use and kept with the statement. */
+    public RowBatch rowBatch() {
+        if (rowBatch == null) {
+            rowBatch = new RowBatch();
+        }
+        return rowBatch;
+    }
+
+    /**
+     * Reads up to {@code maxRows} rows into {@link #rowBatch()} in one downcall (with
+     * {@code copyCurrent}, the row the statement is on first, without a step). A statement whose
+     * text or program (EXPLAIN) names a function or collation registered with Java code, or whose steps ran a Java
+     * callback (a user function, a progress handler), is read one row per call from then on, so
+     * callbacks run when the reader moves, as without a batch; a fill that meets one anyway (a
+     * progress handler) stops at that row. Returns ROW, DONE or the error code, as {@link Fused#fillRows}; MISUSE
+     * when a callback inside this statement's own downcall tries it.
+     */
+    public int fill(boolean copyCurrent, int maxRows) {
+        assert db.isLockedByMe();
+        if (running > 0 || handle == 0) {
+            rowBatch().refuse();
+            return Sqlite.MISUSE;
+        }
+        dev.panlite.ffi.Callbacks callbacks = db.scratch().callbacks();
+        int names = db.scratch().callbackNameCount();
+        if (!callsBack && names != callbackNamesSeen) { // a function or collation registered since: does the text name one?
+            callbackNamesSeen = names;
+            callsBack = db.scratch().mentionsCallback(sql) || programCallsBack();
+        }
+        int calls = callbacks.calls();
+        int interrupts = db.interrupts().count();
+        stepped = true;
+        running++;
+        dev.panlite.ffi.RowBuffer buffer = db.scratch().holdRows();
+        try {
+            int rc = Fused.fillRows(handle, columnCount, copyCurrent, callsBack ? 1 : maxRows, buffer);
+            rowBatch().take(buffer, columnCount, rc, interrupts);
+            return rc;
+        } finally {
+            db.scratch().releaseRows();
+            if (callbacks.calls() != calls) {
+                callsBack = true;
+            }
             idle();
         }
     }
@@ -274,6 +357,52 @@ public final class Stmt {
             bindings.markAllDirty();
         }
         return rows.bind(handle, row);
+    }
+
+    /**
+     * Runs batch rows from {@code from} on in one downcall ({@link Fused#runBatch}): as many as fit in
+     * the row buffer, each bound, stepped to the end and reset; their update counts and last
+     * rowids go to {@code counts} and (when not null) {@code rowids} at their index.
+     * Only inside a transaction with no event recording ({@link WriteAccess#plainFirstSteps}), for
+     * INSERT, UPDATE, DELETE and REPLACE; otherwise, or when row {@code from} alone does not fit,
+     * returns -1 and runs nothing (the caller runs the row the plain way). Else returns DONE with
+     * {@link BatchRows#completed()} rows run, or the code of the row after those, which is left
+     * stepped (reset() then ends it) or, for a failed bind, unstepped.
+     */
+    public int runBatch(BatchRows rows, int from, long[] counts, long[] rowids) {
+        assert db.isLockedByMe();
+        if (running > 0 || handle == 0) {
+            return Sqlite.MISUSE;
+        }
+        if (!RowBatch.ENABLED || stepped || !changesRows() || !db.writeAccess().plainFirstSteps()) {
+            return -1;
+        }
+        dev.panlite.ffi.RowBuffer buffer = db.scratch().holdRows();
+        running++;
+        try {
+            int n = rows.put(buffer, from);
+            if (n == 0) {
+                return -1;
+            }
+            clearPending = false; // every parameter of a row is bound
+            if (bindings != null) {
+                bindings.markAllDirty();
+            }
+            int rc = Fused.runBatch(db.handle(), handle, rows.width(), n, changesRows(), buffer);
+            int done = rc == Sqlite.DONE ? n : buffer.rows();
+            for (int i = 0; i < done; i++) {
+                counts[from + i] = buffer.changes(i);
+                if (rowids != null) {
+                    rowids[from + i] = buffer.rowid(i);
+                }
+            }
+            rows.completed = done;
+            stepped = rc != Sqlite.DONE; // a failing row is reset by the caller's error path
+            return rc;
+        } finally {
+            db.scratch().releaseRows();
+            idle();
+        }
     }
 
     // --- reading the current row (0-based columns, as SQLite counts)

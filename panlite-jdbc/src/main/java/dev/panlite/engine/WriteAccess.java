@@ -224,6 +224,16 @@ final class WriteAccess {
         return rc;
     }
 
+    /**
+     * True when {@link #firstStep} of {@code stmt} would be a plain sqlite3_step now: inside a
+     * transaction (no gate to take per statement, nothing to release) with no recording of statement
+     * events. A batch of rows may then run in one downcall (BatchRows); SQLITE_BUSY still comes back
+     * to Java, which retries that row through firstStep. Lock held.
+     */
+    boolean plainFirstSteps() {
+        return !Sqlite.getAutocommit(database.handle()) && !StatementEvent.enabled();
+    }
+
     /** Called after {@code stmt} was reset or finalized: an auto-commit write is over, the gate goes. */
     void afterReset(Stmt stmt) {
         if (holder == stmt) {

@@ -31,6 +31,24 @@
  *     {@code sqlite3_interrupt} (safe from any thread, guarded against a concurrent close); a close
  *     from another thread interrupts the running statement and then takes the lock, so memory is
  *     freed only when no thread is inside SQLite on that connection.
+ * <li><b>Rows read ahead are Java memory; no getter needs the lock.</b> {@code Stmt.fill} (lock held,
+ *     the statement marked running) steps up to N rows in one downcall into the connection's native
+ *     {@code dev.panlite.ffi.RowBuffer} of the current nesting level, and copies them, before it
+ *     returns, into the statement's {@link dev.panlite.engine.RowBatch}: per value its storage class and
+ *     an integer, a double's bits, or the offset and length of its UTF-8 or blob bytes in a Java byte
+ *     array. The native buffer belongs to the connection (freed with its arena, never while the lock is
+ *     held elsewhere, never read outside this package and ffi); the row batch belongs to its
+ *     {@code Stmt}, is refilled only by the one result set reading that statement, under the lock, and
+ *     holds no pointer, so a getter reading it needs neither the lock nor an open handle: the worst a
+ *     racing thread can see is a value of another row, and every read checks its bounds (an
+ *     SQLException, never an exception of the JVM). What the lock still guards: the fill itself, a row
+ *     read in place (a value over {@code RowBuffer.VALUE_LIMIT}), and SQLite's own conversions of held
+ *     values ({@code Conversions}, a private {@code SELECT ?1} on the connection). The getters still
+ *     refuse, without the lock, a closed result set or connection, a change hook of this thread, and
+ *     this statement's own callbacks, as they did with it.
+ * <li><b>Batches of writes bind from native memory the driver owns.</b> {@code Stmt.runBatch} copies
+ *     the rows' values into the same {@code RowBuffer} and binds them with SQLITE_TRANSIENT (SQLite
+ *     copies), lock held, the statement marked running for the whole chunk.
  * <li><b>Leaks are reclaimed</b> by {@link dev.panlite.engine.Reclaimer}, which closes through the same
  *     locked {@code Database.close()}.
  * </ol>

@@ -41,6 +41,28 @@ public final class Callbacks {
     int depth;
 
     /**
+     * Callbacks of this connection ever entered (wrapping), mirrored in native memory for the native
+     * helper: a batch of rows stops at a row whose step ran one, so user code runs no earlier than
+     * without a batch ({@link Fused#fillRows}).
+     */
+    int calls;
+
+    private final java.lang.foreign.MemorySegment callsNative;
+
+    Callbacks(java.lang.foreign.MemorySegment callsNative) {
+        this.callsNative = callsNative;
+    }
+
+    /** How many callbacks of this connection have run so far (wrapping); lock held. */
+    public int calls() {
+        return calls;
+    }
+
+    java.lang.foreign.MemorySegment callsNative() {
+        return callsNative;
+    }
+
+    /**
      * Of those, change hooks (update, commit, rollback) and progress handlers: SQLite forbids them to
      * use the connection at all (even prepare and step modify it), so the engine refuses every call
      * while one runs.
@@ -108,6 +130,7 @@ public final class Callbacks {
         }
         threadDepth[0]++;
         depth++;
+        callsNative.set(java.lang.foreign.ValueLayout.JAVA_INT, 0, ++calls);
         return threadDepth;
     }
 }

@@ -1,5 +1,11 @@
 package dev.panlite.ffi;
 
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import java.lang.foreign.MemorySegment;
+
 /**
  * Calls that would otherwise cross into native code several times, done in one crossing by the
  * native helper ({@link NativeHelper}) when it is loaded, or as plain downcalls when it is not
@@ -94,6 +100,127 @@ public final class Fused {
             at = tail;
         }
         scratch.setResult(0, end);
+        return Sqlite.DONE;
+    }
+
+    /**
+     * Reads up to {@code maxRows} rows of {@code stmt} ({@code cols} columns) into {@code buffer}; its
+     * layout and the results are those of {@code panlite_fill_rows} in panlite_helper.c. With
+     * {@code copyCurrent} the statement is already on a row, copied first without a step. Stops early,
+     * on the row just copied, when a callback of the connection ran during the step. Returns ROW (the
+     * statement is on a row: the last copied, or with {@link RowBuffer#pending()} one not copied
+     * because a value is over {@link RowBuffer#VALUE_LIMIT} or the buffer is full), DONE, or the code
+     * of the failing step after the {@link RowBuffer#rows()} rows copied.
+     */
+    public static int fillRows(long stmt, int cols, boolean copyCurrent, int maxRows, RowBuffer buffer) {
+        if (NativeHelper.ACTIVE) {
+            return NativeHelper.fillRows(stmt, cols, copyCurrent, maxRows, RowBuffer.VALUE_LIMIT, buffer);
+        }
+        int rows = 0;
+        int used = 0;
+        int rc = Sqlite.ROW;
+        int pending = 0;
+        MemorySegment calls = buffer.callbacks;
+        while (rows < maxRows) {
+            int before = calls.get(JAVA_INT, 0);
+            if (copyCurrent) {
+                copyCurrent = false;
+            } else {
+                rc = Sqlite.step(stmt);
+                if (rc != Sqlite.ROW) {
+                    break;
+                }
+            }
+            int after = copyRow(stmt, cols, rows, buffer, used);
+            if (after < 0) {
+                pending = 1;
+                break;
+            }
+            used = after;
+            rows++;
+            if (calls.get(JAVA_INT, 0) != before) {
+                break;
+            }
+        }
+        buffer.out.set(JAVA_INT, 0, rows);
+        buffer.out.set(JAVA_INT, 4, used);
+        buffer.out.set(JAVA_INT, 8, pending);
+        return rc;
+    }
+
+    /** copy_row of panlite_helper.c: returns the heap bytes used after the row, or -1 when it does not fit. */
+    private static int copyRow(long stmt, int cols, int row, RowBuffer b, int used) {
+        long at = (long) row * cols;
+        for (int c = 0; c < cols; c++) {
+            int type = Sqlite.columnType(stmt, c);
+            long value = 0;
+            switch (type) {
+                case Sqlite.INTEGER -> value = Sqlite.columnLong(stmt, c);
+                case Sqlite.FLOAT -> value = Double.doubleToRawLongBits(Sqlite.columnDouble(stmt, c));
+                case Sqlite.TEXT, Sqlite.BLOB -> {
+                    MemorySegment p = type == Sqlite.TEXT ? Sqlite.columnTextPointer(stmt, c)
+                            : Sqlite.columnBlobPointer(stmt, c);
+                    int n = Sqlite.columnBytes(stmt, c);
+                    if (n < 0 || n > RowBuffer.VALUE_LIMIT || n > RowBuffer.HEAP_BYTES - used
+                            || (p.address() == 0 && n > 0)) {
+                        return -1;
+                    }
+                    if (n > 0) {
+                        MemorySegment.copy(p.reinterpret(n), 0, b.heap, used, n);
+                    }
+                    value = ((long) used << 32) | n;
+                    used += n;
+                }
+                default -> type = Sqlite.NULL;
+            }
+            b.types.set(JAVA_BYTE, at + c, (byte) type);
+            b.cells.setAtIndex(JAVA_LONG, at + c, value);
+        }
+        return used;
+    }
+
+    /**
+     * Runs {@code rows} parameter rows of {@code width} values from {@code buffer} (filled with
+     * {@link RowBuffer#putRows}) through {@code stmt}: per row bind, step
+     * to the end, reset, and record sqlite3_changes64 (when {@code wantChanges}) and the last rowid.
+     * Stops at the first row whose bind or step fails and returns its code, with
+     * {@link RowBuffer#rows()} the rows completed before it (a failed step is left unreset, so its
+     * error stays readable on the connection); DONE when all ran. As {@code panlite_run_batch}.
+     */
+    public static int runBatch(long db, long stmt, int width, int rows, boolean wantChanges, RowBuffer buffer) {
+        if (NativeHelper.ACTIVE) {
+            return NativeHelper.runBatch(stmt, width, rows, wantChanges, buffer);
+        }
+        for (int r = 0; r < rows; r++) {
+            long at = (long) r * width;
+            for (int i = 0; i < width; i++) {
+                byte kind = buffer.types.get(JAVA_BYTE, at + i);
+                long v = buffer.cells.getAtIndex(JAVA_LONG, at + i);
+                int rc = switch (kind) {
+                    case 2 -> Sqlite.bindLong(stmt, i + 1, v);
+                    case 3 -> Sqlite.bindDouble(stmt, i + 1, Double.longBitsToDouble(v));
+                    case 4 -> Sqlite.bindText(stmt, i + 1, buffer.heap.asSlice(v >>> 32), (int) v);
+                    case 5 -> Sqlite.bindBlob(stmt, i + 1, buffer.heap.asSlice(v >>> 32), (int) v);
+                    default -> Sqlite.bindNull(stmt, i + 1);
+                };
+                if (rc != Sqlite.OK) {
+                    buffer.out.set(JAVA_INT, 0, r);
+                    return rc;
+                }
+            }
+            int rc = Sqlite.step(stmt);
+            while (rc == Sqlite.ROW) {
+                rc = Sqlite.step(stmt);
+            }
+            if (rc != Sqlite.DONE) {
+                buffer.out.set(JAVA_INT, 0, r);
+                return rc;
+            }
+            Sqlite.reset(stmt);
+            buffer.changes.setAtIndex(JAVA_LONG, r, wantChanges ? Sqlite.changes(db) : 0);
+            buffer.rowids.setAtIndex(JAVA_LONG, r, Sqlite.lastInsertRowid(db));
+        }
+        buffer.out.set(JAVA_INT, 0, rows);
         return Sqlite.DONE;
     }
 }

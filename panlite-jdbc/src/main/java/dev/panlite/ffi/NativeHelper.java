@@ -31,9 +31,23 @@ final class NativeHelper {
 
     private static final String BASE_NAME = "panlite_helper";
 
+    /** The SQLite functions the helper calls, in the order panlite_init takes their addresses. */
+    static final String[] SQLITE_FUNCTIONS = {"sqlite3_prepare_v3", "sqlite3_step", "sqlite3_reset",
+        "sqlite3_clear_bindings", "sqlite3_finalize", "sqlite3_column_count", "sqlite3_column_value",
+        "sqlite3_value_type", "sqlite3_value_int64", "sqlite3_value_double", "sqlite3_value_text",
+        "sqlite3_value_blob", "sqlite3_value_bytes", "sqlite3_bind_null", "sqlite3_bind_int64", "sqlite3_bind_double",
+        "sqlite3_bind_text", "sqlite3_bind_blob", "sqlite3_changes64", "sqlite3_last_insert_rowid",
+        "sqlite3_db_handle", "sqlite3_stmt_readonly", "sqlite3_stmt_isexplain", "sqlite3_get_autocommit"};
+
+    /** SQLite 3.28+: may be missing (NULL is passed; EXPLAIN then counts as what it explains). */
+    static final String OPTIONAL_FUNCTION = "sqlite3_stmt_isexplain";
+
     static final boolean ACTIVE;
     private static final MethodHandle RESET_CLEAR;
     private static final MethodHandle EXEC_NO_ARGS;
+    private static final MethodHandle FILL_ROWS;
+    private static final MethodHandle COPY_CURRENT;
+    private static final MethodHandle RUN_BATCH;
     private static final String PATH;
     private static final String REASON;
 
@@ -56,6 +70,9 @@ final class NativeHelper {
     static {
         MethodHandle resetClear = null;
         MethodHandle execNoArgs = null;
+        MethodHandle fillRows = null;
+        MethodHandle copyCurrent = null;
+        MethodHandle runBatch = null;
         String path = null;
         String reason = null;
         System.Logger.Level level = System.Logger.Level.WARNING;
@@ -82,18 +99,29 @@ final class NativeHelper {
                 path = file.toString();
             }
             Linker linker = Linker.nativeLinker();
-            MethodHandle init = linker.downcallHandle(find(lookup, "panlite_init"), FunctionDescriptor.of(JAVA_INT,
-                    ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS));
+            MethodHandle init = linker.downcallHandle(find(lookup, "panlite_init"),
+                    FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
             // Never critical: reset can commit and run user code, exec runs whole statements.
             resetClear = linker.downcallHandle(find(lookup, "panlite_reset_clear"),
                     FunctionDescriptor.of(JAVA_INT, ADDRESS));
             execNoArgs = linker.downcallHandle(find(lookup, "panlite_exec_no_args"),
                     FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS));
-            int rc = (int) init.invokeExact(sqliteSymbol("sqlite3_prepare_v3"), sqliteSymbol("sqlite3_step"),
-                    sqliteSymbol("sqlite3_reset"), sqliteSymbol("sqlite3_clear_bindings"),
-                    sqliteSymbol("sqlite3_finalize"), sqliteSymbol("sqlite3_column_count"),
-                    sqliteSymbol("sqlite3_stmt_readonly"), Sqlite.symbol("sqlite3_stmt_isexplain"), // 3.28+: may be NULL
-                    sqliteSymbol("sqlite3_get_autocommit"));
+            // Never critical either: both step, so user functions, hooks and the progress handler may run.
+            fillRows = linker.downcallHandle(find(lookup, "panlite_fill_rows"), FunctionDescriptor.of(JAVA_INT,
+                    ADDRESS, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, ADDRESS, JAVA_INT, ADDRESS,
+                    ADDRESS));
+            // Critical: it only reads the row the statement is on (no step, no callback, no blocking).
+            copyCurrent = linker.downcallHandle(find(lookup, "panlite_copy_current"), FunctionDescriptor.of(JAVA_INT,
+                    ADDRESS, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, ADDRESS, JAVA_INT, ADDRESS),
+                    Linker.Option.critical(false));
+            runBatch = linker.downcallHandle(find(lookup, "panlite_run_batch"), FunctionDescriptor.of(JAVA_INT,
+                    ADDRESS, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, ADDRESS, JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
+            MemorySegment functions = Arena.global().allocate(ADDRESS, SQLITE_FUNCTIONS.length);
+            for (int i = 0; i < SQLITE_FUNCTIONS.length; i++) {
+                String name = SQLITE_FUNCTIONS[i];
+                functions.setAtIndex(ADDRESS, i, name.equals(OPTIONAL_FUNCTION) ? Sqlite.symbol(name) : sqliteSymbol(name));
+            }
+            int rc = (int) init.invokeExact(functions, SQLITE_FUNCTIONS.length);
             if (rc != 0) {
                 throw new Unavailable("panlite_init returned " + rc
                         + (rc == -2 ? " (already bound to another SQLite library in this process)" : ""));
@@ -107,10 +135,16 @@ final class NativeHelper {
         if (reason != null) {
             resetClear = null;
             execNoArgs = null;
+            fillRows = null;
+            copyCurrent = null;
+            runBatch = null;
             path = null;
         }
         RESET_CLEAR = resetClear;
         EXEC_NO_ARGS = execNoArgs;
+        FILL_ROWS = fillRows;
+        COPY_CURRENT = copyCurrent;
+        RUN_BATCH = runBatch;
         PATH = path;
         REASON = reason;
         ACTIVE = reason == null;
@@ -186,6 +220,31 @@ final class NativeHelper {
         int tail = outTail.get(JAVA_INT, 0);
         scratch.setResult(outStmt.get(ADDRESS, 0).address(), tail < 0 ? tail : offset + tail); // -1: prepare failed
         return rc;
+    }
+
+    /** {@link Fused#fillRows} in one crossing. */
+    static int fillRows(long stmt, int cols, boolean copyCurrent, int maxRows, int valueLimit, RowBuffer buffer) {
+        try {
+            if (copyCurrent && maxRows == 1) { // no step: the critical copy
+                return (int) COPY_CURRENT.invokeExact(MemorySegment.ofAddress(stmt), cols, valueLimit, buffer.types,
+                        buffer.cells, buffer.heap, (int) buffer.heap.byteSize(), buffer.out);
+            }
+            return (int) FILL_ROWS.invokeExact(MemorySegment.ofAddress(stmt), cols, copyCurrent ? 1 : 0, maxRows,
+                    valueLimit, buffer.types, buffer.cells, buffer.heap, (int) buffer.heap.byteSize(),
+                    buffer.callbacks, buffer.out);
+        } catch (Throwable t) {
+            throw Sqlite.fail(t);
+        }
+    }
+
+    /** {@link Fused#runBatch} in one crossing. */
+    static int runBatch(long stmt, int width, int rows, boolean wantChanges, RowBuffer buffer) {
+        try {
+            return (int) RUN_BATCH.invokeExact(MemorySegment.ofAddress(stmt), width, rows, buffer.types, buffer.cells,
+                    buffer.heap, wantChanges ? 1 : 0, buffer.changes, buffer.rowids, buffer.out);
+        } catch (Throwable t) {
+            throw Sqlite.fail(t);
+        }
     }
 
     // ------------------------------------------------------------------ diagnostics

@@ -17,7 +17,7 @@ public final class Scratch implements AutoCloseable {
     private static final int INITIAL_SQL_BYTES = 1024;
 
     private final Arena arena = Arena.ofShared(); // the connection may be used from several threads, one at a time
-    private final Callbacks callbacks = new Callbacks();
+    private final Callbacks callbacks = new Callbacks(arena.allocate(JAVA_INT));
     private final MemorySegment outPointer = arena.allocate(ADDRESS);
     private final MemorySegment outTail = arena.allocate(ADDRESS);
     // SQL text buffers, one per nesting level: the native helper's exec keeps reading its text while
@@ -30,6 +30,9 @@ public final class Scratch implements AutoCloseable {
     private long preparedStmt;
     private int tailOffset;
     private MemorySegment ioBuffer; // blob reads and writes, made on first use
+    // Row batches, one per nesting level like the SQL buffers: a callback inside a fill may read another query.
+    private final RowBuffer[] rowBuffers = new RowBuffer[Callbacks.MAX_DEPTH + 2];
+    private int rowHolders;
 
     /** The result of {@link #open}: SQLite's code and the handle (which must be closed even on error). */
     public record Opened(int rc, long db) {}
@@ -83,6 +86,24 @@ public final class Scratch implements AutoCloseable {
         textHolders--;
     }
 
+    /**
+     * The row buffer of the current nesting level, made on first use, held until {@link #releaseRows}:
+     * a callback running inside the fill or batch that uses it gets the next level's.
+     */
+    public RowBuffer holdRows() {
+        int level = Math.min(rowHolders, rowBuffers.length - 1); // deeper nesting is refused by Callbacks
+        RowBuffer b = rowBuffers[level];
+        if (b == null) {
+            b = rowBuffers[level] = new RowBuffer(arena, callbacks.callsNative());
+        }
+        rowHolders++;
+        return b;
+    }
+
+    public void releaseRows() {
+        rowHolders--;
+    }
+
     /** The bookkeeping of this connection's callbacks: the engine asks whether one is running. */
     public Callbacks callbacks() {
         return callbacks;
@@ -116,18 +137,21 @@ public final class Scratch implements AutoCloseable {
      * connection's memory and is freed with it. Returns SQLite's code.
      */
     public int createFunction(long db, String name, int nArgs, boolean deterministic, SqlFunctions.Body body) {
+        noteCallbackName(name);
         return SqlFunctions.register(arena, callbacks, db, name, nArgs, deterministic, body);
     }
 
     /** Registers an aggregate function on {@code db}; its upcall stubs live in this connection's memory. */
     public int createAggregate(long db, String name, int nArgs, boolean deterministic,
             java.util.function.Supplier<? extends SqlFunctions.Accumulator> factory) {
+        noteCallbackName(name);
         return SqlFunctions.registerAggregate(arena, callbacks, db, name, nArgs, deterministic, factory);
     }
 
     /** Registers a window function on {@code db}; its four upcall stubs live in this connection's memory. */
     public int createWindowFunction(long db, String name, int nArgs, boolean deterministic,
             java.util.function.Supplier<? extends WindowFunctions.Accumulator> factory) {
+        noteCallbackName(name);
         return WindowFunctions.register(arena, callbacks, db, name, nArgs, deterministic, factory);
     }
 
@@ -151,7 +175,48 @@ public final class Scratch implements AutoCloseable {
 
     /** Registers a collation on {@code db}; its upcall stub lives in this connection's memory. Returns SQLite's code. */
     public int createCollation(long db, String name, java.util.Comparator<String> order) {
+        noteCallbackName(name);
         return SqlFunctions.registerCollation(arena, callbacks, db, name, order);
+    }
+
+    // Names of the functions and collations registered with Java code: a query naming one is read row by row.
+    private String[] callbackNames = new String[0];
+
+    private void noteCallbackName(String name) {
+        if (name == null) {
+            return;
+        }
+        String lower = name.toLowerCase(java.util.Locale.ROOT);
+        for (String known : callbackNames) {
+            if (known.equals(lower)) {
+                return;
+            }
+        }
+        String[] names = java.util.Arrays.copyOf(callbackNames, callbackNames.length + 1);
+        names[names.length - 1] = lower;
+        callbackNames = names;
+    }
+
+    /** How many function and collation names with Java code this connection has registered. */
+    public int callbackNameCount() {
+        return callbackNames.length;
+    }
+
+    /**
+     * True when {@code sql} mentions (anywhere, ignoring case) the name of a function or collation
+     * registered with Java code: its steps may call back, so its rows are not read ahead.
+     */
+    public boolean mentionsCallback(String sql) {
+        if (callbackNames.length == 0) {
+            return false;
+        }
+        String lower = sql.toLowerCase(java.util.Locale.ROOT);
+        for (String name : callbackNames) {
+            if (lower.contains(name)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The outcome of {@link #backup}: SQLite's code and, on failure, its message. */

@@ -641,6 +641,50 @@ public final class Sqlite {
         }
     }
 
+    /** sqlite3_column_text's pointer (zero-length segment; NULL for SQL NULL): the native helper's fallback copies from it. */
+    static MemorySegment columnTextPointer(long stmt, int column) {
+        try {
+            return (MemorySegment) COLUMN_TEXT.invokeExact(ptr(stmt), column);
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    /** sqlite3_column_blob's pointer (zero-length segment; NULL for SQL NULL or an empty blob). */
+    static MemorySegment columnBlobPointer(long stmt, int column) {
+        try {
+            return (MemorySegment) COLUMN_BLOB.invokeExact(ptr(stmt), column);
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    static int columnBytes(long stmt, int column) {
+        try {
+            return (int) COLUMN_BYTES.invokeExact(ptr(stmt), column);
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    /** Binds text from native memory; SQLite copies it (SQLITE_TRANSIENT). */
+    static int bindText(long stmt, int index, MemorySegment utf8, int length) {
+        try {
+            return (int) BIND_TEXT.invokeExact(ptr(stmt), index, utf8, length, TRANSIENT);
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    /** Binds a blob from native memory; SQLite copies it (SQLITE_TRANSIENT). */
+    static int bindBlob(long stmt, int index, MemorySegment bytes, int length) {
+        try {
+            return (int) BIND_BLOB.invokeExact(ptr(stmt), index, bytes, length, TRANSIENT);
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
     /** The column as text; null for SQL NULL. */
     public static String columnText(long stmt, int column) {
         byte[] utf8 = columnTextBytes(stmt, column);

@@ -62,7 +62,7 @@ abstract class AbstractResultSet implements ResultSet {
     protected int row; // 1-based number of the current row, 0 before the first
     protected boolean wasNull;
     protected int fetchSize;
-    private final long maxRows;
+    protected final long maxRows;
     private String[] lowerLabels; // for case-insensitive findColumn, built on first use
 
     AbstractResultSet(JdbcStatement statement, Dates dates, long maxRows) {
@@ -89,19 +89,19 @@ abstract class AbstractResultSet implements ResultSet {
 
     abstract int columnCount();
 
-    abstract String columnLabel(int column);
+    abstract String columnLabel(int column) throws SQLException;
 
-    abstract int valueType(int column);
+    abstract int valueType(int column) throws SQLException;
 
-    abstract long longValue(int column);
+    abstract long longValue(int column) throws SQLException;
 
-    abstract int intValue(int column);
+    abstract int intValue(int column) throws SQLException;
 
-    abstract double doubleValue(int column);
+    abstract double doubleValue(int column) throws SQLException;
 
-    abstract String textValue(int column);
+    abstract String textValue(int column) throws SQLException;
 
-    abstract byte[] blobValue(int column);
+    abstract byte[] blobValue(int column) throws SQLException;
 
     // ------------------------------------------------------------------ cursor
 
@@ -140,18 +140,23 @@ abstract class AbstractResultSet implements ResultSet {
     public void close() throws SQLException {
         enterForClose();
         if (running()) {
-            exit();
+            exitForClose();
             throw Errors.runningInCallback();
         }
         try {
             closeLocked();
         } finally {
-            exit();
+            exitForClose();
         }
     }
 
     /** Takes the guard without failing when the connection is gone: closing is always allowed. */
     abstract void enterForClose();
+
+    /** Gives back what {@link #enterForClose()} took. */
+    void exitForClose() {
+        exit();
+    }
 
     /** True while SQLite is inside this result set's statement (a callback of it is running). Guard held. */
     boolean running() {

@@ -194,20 +194,40 @@ public final class JdbcPreparedStatement extends JdbcStatement implements Prepar
             int n = batch.size();
             long[] counts = new long[n];
             clearKeys();
-            long[] keys = keyLabel != null && stmt.insertsRows() ? new long[n] : null;
-            int keyCount = 0;
+            long[] rowids = keyLabel != null && stmt.insertsRows() ? new long[n] : null;
             for (int i = 0; i < n; i++) {
+                if (queryTimeout == 0 && batching) { // with a timeout each row runs under its own clock, as below
+                    int rc = stmt.runBatch(batch, i, counts, rowids); // a chunk of rows in one downcall
+                    if (rc != -1) {
+                        i += batch.completed();
+                        if (rc == Sqlite.DONE) {
+                            i--;
+                            continue;
+                        }
+                        if ((rc & 0xff) != Sqlite.BUSY) {
+                            throw batchFailure(failed(rc), java.util.Arrays.copyOf(counts, i));
+                        }
+                        stmt.reset(); // SQLITE_BUSY: this row runs below, through the write path's retries
+                    }
+                }
                 try {
                     check(batch.bindRow(stmt, i));
                     counts[i] = runToCompletion();
                 } catch (SQLException e) {
                     throw batchFailure(e, java.util.Arrays.copyOf(counts, i));
                 }
-                if (keys != null && counts[i] > 0) {
-                    keys[keyCount++] = db.lastInsertRowid();
+                if (rowids != null) {
+                    rowids[i] = db.lastInsertRowid();
                 }
             }
-            if (keys != null) {
+            if (rowids != null) {
+                long[] keys = new long[n];
+                int keyCount = 0;
+                for (int i = 0; i < n; i++) {
+                    if (counts[i] > 0) {
+                        keys[keyCount++] = rowids[i];
+                    }
+                }
                 generatedKeys = java.util.Arrays.copyOf(keys, keyCount);
             } else if (autoKeys && n > 0 && counts[n - 1] > 0 && stmt.insertsRows()) {
                 captureInsertKey(); // unasked, as the incumbent answers: the last row's key
@@ -269,7 +289,7 @@ public final class JdbcPreparedStatement extends JdbcStatement implements Prepar
     public ResultSetMetaData getMetaData() throws SQLException {
         lockOpen();
         try {
-            return stmt.columnCount() == 0 ? null : JdbcResultSetMetaData.of(db, stmt, false);
+            return stmt.columnCount() == 0 ? null : JdbcResultSetMetaData.of(db, stmt, null);
         } finally {
             unlock();
         }

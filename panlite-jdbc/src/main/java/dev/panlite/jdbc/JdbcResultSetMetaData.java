@@ -39,8 +39,11 @@ final class JdbcResultSetMetaData implements ResultSetMetaData {
         autoIncrement = new boolean[n];
     }
 
-    /** Describes {@code stmt}'s columns; with {@code onRow}, expressions take the type of the current value. */
-    static JdbcResultSetMetaData of(Database db, Stmt stmt, boolean onRow) {
+    /**
+     * Describes {@code stmt}'s columns; with {@code rowTypes} (the storage classes of the current row,
+     * null when there is none), expressions take the type of the current value.
+     */
+    static JdbcResultSetMetaData of(Database db, Stmt stmt, int[] rowTypes) {
         int n = stmt.columnCount();
         JdbcResultSetMetaData m = new JdbcResultSetMetaData(n, db);
         for (int i = 0; i < n; i++) {
@@ -50,8 +53,8 @@ final class JdbcResultSetMetaData implements ResultSetMetaData {
             m.names[i] = origin != null ? origin : m.labels[i];
             m.declaredTypes[i] = stmt.columnDecltype(i);
             int type = SqlTypes.fromDeclared(m.declaredTypes[i]);
-            if (type == Types.OTHER && onRow) {
-                type = SqlTypes.fromStorageClass(stmt.columnType(i));
+            if (type == Types.OTHER && rowTypes != null && i < rowTypes.length) {
+                type = SqlTypes.fromStorageClass(rowTypes[i]);
             }
             m.jdbcTypes[i] = type;
             m.tables[i] = stmt.columnTableName(i);

@@ -32,6 +32,13 @@ public class JdbcStatement implements Statement {
     int fetchSize;
     private int fetchDirection = ResultSet.FETCH_FORWARD; // a hint: SQLite reads forward only
     int queryTimeout;
+
+    /**
+     * Rows read ahead in batches and batch rows run in chunks ({@link dev.panlite.engine.RowBatch#ENABLED},
+     * {@code -Dpanlite.rowBatch}); tests compare both paths in one JVM by turning it off. Read once per
+     * result set and per executeBatch.
+     */
+    static volatile boolean batching = dev.panlite.engine.RowBatch.ENABLED;
     private int maxFieldSize;
     private boolean closeOnCompletion;
     private boolean poolable;

@@ -1,24 +1,51 @@
 package dev.panlite.jdbc;
 
+import static dev.panlite.ffi.Sqlite.BLOB;
+import static dev.panlite.ffi.Sqlite.FLOAT;
+import static dev.panlite.ffi.Sqlite.INTEGER;
+import static dev.panlite.ffi.Sqlite.NULL;
+import static dev.panlite.ffi.Sqlite.TEXT;
+
 import dev.panlite.engine.Database;
 import dev.panlite.engine.ResultCodes;
+import dev.panlite.engine.RowBatch;
 import dev.panlite.engine.Stmt;
 import dev.panlite.ffi.Sqlite;
+import java.nio.charset.StandardCharsets;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.util.concurrent.ScheduledFuture;
 
 /**
- * A result set reading a live SQLite statement row by row. Reads go straight to sqlite3_column_*
- * under the connection lock: nothing is copied for columns nobody reads.
+ * A result set reading a live SQLite statement. Rows are read ahead in batches ({@link RowBatch}):
+ * one downcall, under the connection lock, steps up to N rows and copies their values into Java
+ * arrays, and the getters read those with no lock and no downcall. N is the fetch size when one is
+ * set; else the first row (which execute stepped to) is read in place, as a point query's row is
+ * cheapest read, and the fills after it take 8, 32, then {@link RowBatch#DEFAULT_ROWS} rows; never
+ * more than setMaxRows leaves, nor than the buffer holds. A row with a text or blob over the value limit, and every row when
+ * {@code -Dpanlite.rowBatch=false}, is read in place: under the lock, straight from sqlite3_column_*.
+ *
+ * <p>What reading ahead keeps as it was: an error of the k-th step is thrown by the next() that
+ * reaches row k (the fill stops there and keeps it); a statement whose steps run Java callbacks is
+ * read one row per next(); a cancel or timeout that comes while rows are held is thrown by the next
+ * next(), as the step it would have interrupted would; conversions are SQLite's own.
  */
 final class StmtResultSet extends AbstractResultSet {
+    private static final int GROWTH = 4;
+    private static final int SECOND_ROWS = 8;
+
     private final JdbcConnection connection;
     private final Database db;
     private final Stmt stmt;
     private final boolean ownsStmt; // release on close (Statement.execute); else reset for reuse
+    private final RowBatch batch; // null: every row is read in place
     private int pendingStep; // the first step, already taken by execute; 0 once consumed
     private String[] labels;
+    private int at = -1; // the current row's index in the batch; -1: read in place (the statement is on it)
+    private int next; // the batch's next row to hand out
+    private byte follow = RowBatch.PENDING; // what comes after the batch's rows (before the first: the first step's row)
+    private int nextFill = SECOND_ROWS; // rows of the next fill when no fetch size is set
+    private int interruptsSeen; // the connection's interrupt count the rows held are known to be clear of
 
     StmtResultSet(JdbcStatement statement, Stmt stmt, int firstStep, boolean ownsStmt, long maxRows) {
         super(statement, statement.connection.dates(), maxRows);
@@ -28,14 +55,39 @@ final class StmtResultSet extends AbstractResultSet {
         this.ownsStmt = ownsStmt;
         this.pendingStep = firstStep;
         this.fetchSize = statement.fetchSize;
+        if (JdbcStatement.batching) {
+            batch = stmt.rowBatch();
+            batch.clear();
+            follow = firstStep == Sqlite.ROW ? RowBatch.PENDING : RowBatch.DONE;
+            interruptsSeen = db.interrupts().count(); // a cancel from now on is one the rows held must answer for
+        } else {
+            batch = null;
+        }
     }
 
+    /**
+     * Batched: the checks the lock would have made, without it (nothing native is read): the
+     * connection is open, and this thread is not inside a change hook or inside this statement's
+     * own step. In place: the connection lock, as before.
+     */
     @Override
     void enter() throws SQLException {
-        connection.lockOpen();
-        if (stmt.running()) { // a callback inside this statement's own step reads or moves it
-            db.unlock();
-            throw Errors.runningInCallback();
+        if (batch == null) {
+            connection.lockOpen();
+            if (stmt.running()) { // a callback inside this statement's own step reads or moves it
+                db.unlock();
+                throw Errors.runningInCallback();
+            }
+            return;
+        }
+        if (connection.isClosed()) {
+            throw Errors.connectionClosed();
+        }
+        if (db.isLockedByMe()) { // only this thread's own callbacks can be running here
+            db.checkNotInHook();
+            if (stmt.running()) {
+                throw Errors.runningInCallback();
+            }
         }
     }
 
@@ -51,11 +103,66 @@ final class StmtResultSet extends AbstractResultSet {
 
     @Override
     void exit() {
-        db.unlock();
+        if (batch == null) {
+            db.unlock();
+        }
     }
 
     @Override
+    void exitForClose() {
+        db.unlock();
+    }
+
+    /** Takes the lock to read the row the statement is on; false when enter() already holds it. */
+    private boolean lockInPlace() throws SQLException {
+        if (batch == null) {
+            return false;
+        }
+        connection.lockOpen();
+        if (closed || stmt.running() || stmt.handle() == 0) {
+            db.unlock();
+            throw closed || stmt.handle() == 0 ? Errors.closed("result set") : Errors.runningInCallback();
+        }
+        return true;
+    }
+
+    // ------------------------------------------------------------------ moving
+
+    @Override
     boolean advance() throws SQLException {
+        if (batch == null) {
+            return stepInPlace();
+        }
+        boolean first = pendingStep != 0;
+        pendingStep = 0;
+        if (!first && follow != RowBatch.FAILED && db.interrupts().count() != interruptsSeen) {
+            return replayInterrupt(); // the step this next() stands for would have been interrupted
+        }
+        if (next < batch.rows()) {
+            at = next++;
+            return true;
+        }
+        at = -1;
+        if (first && follow == RowBatch.PENDING && fetchSize <= 0) {
+            // The first row, which execute already stepped to, is read in place: a point query then
+            // costs what it did without a batch (a copy of one row costs more than its few getters).
+            follow = RowBatch.MORE;
+            return true;
+        }
+        switch (follow) {
+            case RowBatch.DONE:
+                return false;
+            case RowBatch.FAILED:
+                return failHere();
+            case RowBatch.PENDING:
+                return fill(true);
+            default:
+                return fill(false);
+        }
+    }
+
+    /** Without a batch: one step, as before. The lock is held (enter). */
+    private boolean stepInPlace() throws SQLException {
         int rc = pendingStep;
         if (rc != 0) {
             pendingStep = 0;
@@ -79,8 +186,106 @@ final class StmtResultSet extends AbstractResultSet {
         throw e;
     }
 
+    /** Rows the next fill may read: the fetch size or the growing default, within setMaxRows and the buffer. */
+    private int fillSize() {
+        int n = fetchSize > 0 ? fetchSize : nextFill;
+        if (fetchSize <= 0) {
+            nextFill = Math.min(RowBatch.DEFAULT_ROWS, nextFill * GROWTH);
+        }
+        n = Math.min(n, RowBatch.capacity(stmt.columnCount()));
+        if (maxRows > 0) {
+            n = (int) Math.min(n, maxRows - row);
+        }
+        return Math.max(1, n);
+    }
+
+    /** Reads the next rows in one downcall; with {@code copyCurrent} the statement is on the first of them. */
+    private boolean fill(boolean copyCurrent) throws SQLException {
+        connection.lockOpen();
+        try {
+            if (closed) {
+                throw Errors.closed("result set");
+            }
+            if (stmt.running()) {
+                throw Errors.runningInCallback();
+            }
+            int limit = fillSize();
+            int timeout = statement.queryTimeout;
+            ScheduledFuture<?> timer = timeout > 0 && (limit > 1 || !copyCurrent) ? db.interrupts().armTimeout(timeout) : null;
+            int rc;
+            try {
+                rc = stmt.fill(copyCurrent, limit);
+            } finally {
+                db.interrupts().disarm(timer);
+            }
+            next = 0;
+            follow = batch.end();
+            interruptsSeen = batch.interruptsAtFill();
+            if (follow == RowBatch.FAILED) {
+                SQLException e = db.error(rc, stmt.sql(), ResultCodes.Phase.EXECUTE);
+                if (batch.rows() == 0) { // the error is this row's: now, as a step would
+                    batch.clear();
+                    stmt.reset();
+                    follow = RowBatch.MORE; // as before: a next() after an error steps the reset statement again
+                    throw e;
+                }
+                batch.fail(e); // thrown when the reader reaches that row
+            }
+            if (batch.rows() > 0) {
+                at = next++;
+                return true;
+            }
+            if (follow == RowBatch.PENDING) { // a row too large to copy: read in place
+                follow = RowBatch.MORE;
+                return true;
+            }
+            return false;
+        } finally {
+            db.unlock();
+        }
+    }
+
+    /** The reader reached the row whose step failed during the fill: its error, then the reset, as a step gives. */
+    private boolean failHere() throws SQLException {
+        connection.lockOpen();
+        try {
+            SQLException e = batch.failure();
+            batch.clear();
+            follow = RowBatch.MORE;
+            stmt.reset();
+            throw e;
+        } finally {
+            db.unlock();
+        }
+    }
+
+    /**
+     * A cancel, timeout or abort came while rows were held: the step that would have fetched the
+     * next row would have been interrupted, so that is what the reader gets.
+     */
+    private boolean replayInterrupt() throws SQLException {
+        connection.lockOpen();
+        try {
+            SQLException e = db.error(Sqlite.INTERRUPT, stmt.sql(), ResultCodes.Phase.EXECUTE);
+            interruptsSeen = db.interrupts().count();
+            batch.clear();
+            next = 0;
+            at = -1;
+            follow = RowBatch.MORE;
+            stmt.reset();
+            throw e;
+        } finally {
+            db.unlock();
+        }
+    }
+
     @Override
     void release() {
+        if (batch != null) {
+            batch.clear();
+            at = -1;
+            next = 0;
+        }
         if (db.isClosed()) {
             return; // the connection finalized everything
         }
@@ -102,55 +307,198 @@ final class StmtResultSet extends AbstractResultSet {
     }
 
     @Override
-    String columnLabel(int column) {
-        if (labels == null) {
-            String[] names = new String[stmt.columnCount()];
-            for (int i = 0; i < names.length; i++) {
-                names[i] = stmt.columnName(i);
+    String columnLabel(int column) throws SQLException {
+        String[] l = labels;
+        if (l == null) {
+            boolean locked = lockInPlace();
+            try {
+                String[] names = new String[stmt.columnCount()];
+                for (int i = 0; i < names.length; i++) {
+                    names[i] = stmt.columnName(i);
+                }
+                labels = l = names;
+            } finally {
+                if (locked) {
+                    db.unlock();
+                }
             }
-            labels = names;
         }
-        return labels[column];
+        return l[column];
+    }
+
+    // ------------------------------------------------------------------ values: from the batch, or in place
+
+    @Override
+    int valueType(int column) throws SQLException {
+        int r = at;
+        if (r >= 0) {
+            return batch.type(r, column);
+        }
+        boolean locked = lockInPlace();
+        try {
+            return stmt.columnType(column);
+        } finally {
+            if (locked) {
+                db.unlock();
+            }
+        }
     }
 
     @Override
-    int valueType(int column) {
-        return stmt.columnType(column);
+    long longValue(int column) throws SQLException {
+        int r = at;
+        if (r >= 0) {
+            switch (batch.type(r, column)) {
+                case INTEGER:
+                    return batch.cell(r, column);
+                case FLOAT:
+                    return (long) Double.longBitsToDouble(batch.cell(r, column)); // saturates as sqlite3RealToI64
+                case NULL:
+                    return 0;
+                default:
+                    connection.lockOpen();
+                    try {
+                        return batch.convertLong(db, r, column);
+                    } finally {
+                        db.unlock();
+                    }
+            }
+        }
+        boolean locked = lockInPlace();
+        try {
+            return stmt.columnLong(column);
+        } finally {
+            if (locked) {
+                db.unlock();
+            }
+        }
     }
 
     @Override
-    long longValue(int column) {
-        return stmt.columnLong(column);
+    int intValue(int column) throws SQLException {
+        if (at >= 0) {
+            return (int) longValue(column); // sqlite3_column_int is the 64-bit value cut to 32 bits
+        }
+        boolean locked = lockInPlace();
+        try {
+            return stmt.columnInt(column);
+        } finally {
+            if (locked) {
+                db.unlock();
+            }
+        }
     }
 
     @Override
-    int intValue(int column) {
-        return stmt.columnInt(column);
+    double doubleValue(int column) throws SQLException {
+        int r = at;
+        if (r >= 0) {
+            switch (batch.type(r, column)) {
+                case FLOAT:
+                    return Double.longBitsToDouble(batch.cell(r, column));
+                case INTEGER:
+                    return (double) batch.cell(r, column);
+                case NULL:
+                    return 0;
+                default:
+                    connection.lockOpen();
+                    try {
+                        return batch.convertDouble(db, r, column);
+                    } finally {
+                        db.unlock();
+                    }
+            }
+        }
+        boolean locked = lockInPlace();
+        try {
+            return stmt.columnDouble(column);
+        } finally {
+            if (locked) {
+                db.unlock();
+            }
+        }
     }
 
     @Override
-    double doubleValue(int column) {
-        return stmt.columnDouble(column);
+    String textValue(int column) throws SQLException {
+        int r = at;
+        if (r >= 0) {
+            switch (batch.type(r, column)) {
+                case TEXT:
+                    return batch.text(r, column);
+                case INTEGER:
+                    return Long.toString(batch.cell(r, column)); // SQLite's %lld
+                case NULL:
+                    return null;
+                default: // a REAL's rendering, a blob's bytes as text: SQLite's
+                    byte[] utf8;
+                    connection.lockOpen();
+                    try {
+                        utf8 = batch.convertText(db, r, column);
+                    } finally {
+                        db.unlock();
+                    }
+                    return utf8 == null ? null : new String(utf8, StandardCharsets.UTF_8);
+            }
+        }
+        boolean locked = lockInPlace();
+        try {
+            return stmt.columnText(column);
+        } finally {
+            if (locked) {
+                db.unlock();
+            }
+        }
     }
 
     @Override
-    String textValue(int column) {
-        return stmt.columnText(column);
-    }
-
-    @Override
-    byte[] blobValue(int column) {
-        return stmt.columnBlob(column);
+    byte[] blobValue(int column) throws SQLException {
+        int r = at;
+        if (r >= 0) {
+            switch (batch.type(r, column)) {
+                case BLOB:
+                    return batch.bytes(r, column);
+                case INTEGER:
+                    return Long.toString(batch.cell(r, column)).getBytes(StandardCharsets.US_ASCII);
+                case NULL:
+                    return null;
+                default: // text in the database's encoding, a REAL's rendering: SQLite's
+                    connection.lockOpen();
+                    try {
+                        return batch.convertBlob(db, r, column);
+                    } finally {
+                        db.unlock();
+                    }
+            }
+        }
+        boolean locked = lockInPlace();
+        try {
+            return stmt.columnBlob(column);
+        } finally {
+            if (locked) {
+                db.unlock();
+            }
+        }
     }
 
     @Override
     public ResultSetMetaData getMetaData() throws SQLException {
-        enter();
+        connection.lockOpen();
         try {
+            if (stmt.running()) {
+                throw Errors.runningInCallback();
+            }
             checkOpen();
-            return JdbcResultSetMetaData.of(db, stmt, onRow);
+            int[] rowTypes = null;
+            if (onRow) { // expressions take the type of the current value
+                rowTypes = new int[stmt.columnCount()];
+                for (int i = 0; i < rowTypes.length; i++) {
+                    rowTypes[i] = valueType(i);
+                }
+            }
+            return JdbcResultSetMetaData.of(db, stmt, rowTypes);
         } finally {
-            exit();
+            db.unlock();
         }
     }
 }

@@ -49,8 +49,7 @@ public final class SqliteCopyChild {
         System.out.println("helperMapped=" + (helper != null && maps.stream().anyMatch(line -> line.endsWith(" " + helper))));
         // the pointers panlite_init received: each must lie in a mapping of the copy
         boolean allInCopy = true;
-        for (String name : new String[] {"sqlite3_prepare_v3", "sqlite3_step", "sqlite3_reset",
-                "sqlite3_clear_bindings", "sqlite3_finalize", "sqlite3_column_count"}) {
+        for (String name : NativeHelper.SQLITE_FUNCTIONS) {
             allInCopy &= inMappingOf(maps, Sqlite.symbol(name).address(), copy);
         }
         System.out.println("pointersInCopy=" + allInCopy);

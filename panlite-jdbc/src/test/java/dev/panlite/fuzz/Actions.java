@@ -264,7 +264,7 @@ final class Actions {
             switch (x.r.nextInt(10)) {
                 case 0 -> s.setQueryTimeout(x.chance(80) ? 1 : x.oneOf(List.of(0, -1, Integer.MAX_VALUE)));
                 case 1 -> s.setMaxRows(x.oneOf(List.of(0, 1, 2, -1)));
-                case 2 -> s.setFetchSize(x.oneOf(List.of(0, 1, 1000, -1)));
+                case 2 -> s.setFetchSize(x.oneOf(List.of(0, 1, 3, 64, 1000, 100_000, -1)));
                 case 3 -> s.closeOnCompletion();
                 case 4 -> s.getResultSet();
                 case 5 -> s.getUpdateCount();
@@ -386,7 +386,7 @@ final class Actions {
                 case 5 -> rs.getStatement();
                 case 6 -> rs.findColumn(x.label());
                 case 7 -> rs.updateInt(1, 1);
-                case 8 -> rs.setFetchSize(10);
+                case 8 -> rs.setFetchSize(x.oneOf(List.of(0, 1, 10, 5000)));
                 case 9 -> rs.isLast();
                 case 10 -> rs.getHoldability();
                 default -> rs.getWarnings();

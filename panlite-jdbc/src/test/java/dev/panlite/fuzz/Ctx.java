@@ -127,6 +127,14 @@ final class Ctx {
             "SELECT id, fz_win(a) OVER (ORDER BY id ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) FROM t",
             "SELECT fz_win(c, b) OVER (PARTITION BY a % 2 ORDER BY id), fz_win(id) FROM t GROUP BY b",
             "SELECT fz_win(a) FROM t",
+            // rows read ahead in batches (no callback): mixed types, values over the 8 KiB copy limit, an
+            // error on the 150th row that must surface only when a reader reaches it
+            "WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r WHERE i < 300) SELECT i, 'v' || i, i * 0.5, "
+                    + "randomblob(i % 50), CASE WHEN i % 7 = 0 THEN NULL ELSE '12abc' END FROM r",
+            "WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r WHERE i < 60) SELECT i, zeroblob(CASE WHEN "
+                    + "i % 9 = 0 THEN 20000 ELSE i END), printf('%.*c', i * 300, 'x') FROM r",
+            "WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r WHERE i < 300) SELECT i, "
+                    + "abs(CASE WHEN i = 150 THEN -9223372036854775808 ELSE i END) FROM r",
             "SELECT DISTINCT b COLLATE fz_coll2 FROM t",
             "SELECT * FROM t WHERE b > 'm' COLLATE fz_coll",
             "SELECT rowid, * FROM ft WHERE ft MATCH 'one OR two*'",

@@ -1,0 +1,497 @@
+package dev.panlite.jdbc;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.panlite.PanliteConnection;
+import dev.panlite.TestDb;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.sql.BatchUpdateException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Rows read ahead in batches ({@link StmtResultSet}, engine.RowBatch) and batch rows run in chunks
+ * (engine.BatchRows) must give exactly what reading each row in place gave: each scenario runs
+ * with batching and with {@code JdbcStatement.batching = false} (every row read in place, every
+ * batch row from Java) in the same JVM, and the transcripts must be equal.
+ */
+class RowBatchTest {
+    @TempDir
+    java.nio.file.Path dir;
+
+    @AfterEach
+    void restore() {
+        JdbcStatement.batching = dev.panlite.engine.RowBatch.ENABLED;
+    }
+
+    /** Turns the chunked executeBatch on or off the way -Dpanlite.rowBatch=false would. */
+    private static void batchWrites(boolean on) {
+        JdbcStatement.batching = on;
+    }
+
+    private Connection open() throws SQLException {
+        return TestDb.open(dir);
+    }
+
+    // ------------------------------------------------------------------ every getter, every conversion
+
+    private static final String[] VALUES = {
+        "0", "-1", "2147483648", "-9223372036854775808", "9223372036854775807", "255", "65537",
+        "0.0", "1.5", "-2.5e300", "1e999", "-1e999", "0.1", "1e15 + 0.3", "9.2233720368547758e18", "-9.3e18", "3.7",
+        "'12abc'", "' 12'", "'1e3'", "'-0'", "''", "'abc'", "'99999999999999999999999'", "'0x10'", "'1.5'", "'true'",
+        "'  3.7e2xyz'", "'héllo wörld'", "'2024-05-06 07:08:09.123'", "'2024-05-06'", "'550e8400-e29b-41d4-a716-446655440000'",
+        "x''", "x'3132'", "x'00ff'", "x'00112233445566778899aabbccddeeff'", "x'313233616263'", "NULL", "'yes'", "'N'",
+    };
+
+    /**
+     * Every getter on every value, in five columns of different declared types: the text of what each
+     * gave. Each getter reads a fresh execution: in place, a conversion changes what sqlite3_column_type
+     * says afterwards (SQLite leaves it undefined), so getters are not mixed on one row here.
+     */
+    private List<String> everyGetter(Connection c, int fetchSize) throws SQLException {
+        List<String> out = new ArrayList<>();
+        List<Getter> getters = getters();
+        for (int g = 0; g < getters.size(); g++) {
+            try (PreparedStatement ps = c.prepareStatement("SELECT i, r, t, b, n, n + 0, typeof(n) FROM every")) {
+                ps.setFetchSize(fetchSize);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        for (int col = 1; col <= 6; col++) {
+                            out.add(rs.getRow() + "." + col + "." + g + " " + read(rs, getters.get(g), col));
+                        }
+                        if (g == 0) {
+                            ResultSetMetaData md = rs.getMetaData();
+                            out.add("types " + md.getColumnType(6) + " " + md.getColumnTypeName(6));
+                        }
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    private static List<Getter> getters() {
+        return List.of(
+                (r, col) -> r.getInt(col), (r, col) -> r.getLong(col), (r, col) -> r.getDouble(col),
+                (r, col) -> r.getFloat(col), (r, col) -> r.getShort(col), (r, col) -> r.getByte(col),
+                (r, col) -> r.getBoolean(col), (r, col) -> r.getBigDecimal(col), (r, col) -> r.getString(col),
+                (r, col) -> bytes(r.getBytes(col)), (r, col) -> show(r.getObject(col)),
+                (r, col) -> r.getObject(col, Long.class), (r, col) -> r.getObject(col, Integer.class),
+                (r, col) -> r.getObject(col, Double.class), (r, col) -> r.getObject(col, BigDecimal.class),
+                (r, col) -> r.getObject(col, java.util.UUID.class), (r, col) -> r.getTimestamp(col),
+                (r, col) -> r.getDate(col), (r, col) -> r.getObject(col, java.time.LocalDateTime.class),
+                (r, col) -> r.getNString(col), (r, col) -> r.getObject(col, java.math.BigInteger.class),
+                (r, col) -> bytes(r.getObject(col, byte[].class)),
+                // two reads of one row: the first's conversion must not change the second's answer
+                (r, col) -> r.getString(col) + "/" + r.getLong(col), (r, col) -> r.getDouble(col) + "/" + r.getInt(col));
+    }
+
+    private static String read(ResultSet rs, Getter g, int col) {
+        try {
+            return g.get(rs, col) + (rs.wasNull() ? "~null" : "");
+        } catch (SQLException e) {
+            return "!" + e.getClass().getSimpleName() + ":" + e.getMessage();
+        }
+    }
+
+    private interface Getter {
+        Object get(ResultSet rs, int column) throws SQLException;
+    }
+
+    private static String bytes(byte[] b) {
+        return b == null ? "null" : Arrays.toString(b);
+    }
+
+    private static String show(Object o) {
+        return o == null ? "null" : o instanceof byte[] b ? "bytes" + bytes(b) : o.getClass().getSimpleName() + ":" + o;
+    }
+
+    private void createEvery(Connection c) throws SQLException {
+        TestDb.exec(c, "CREATE TABLE every(i INTEGER, r REAL, t TEXT, b BLOB, n)");
+        try (Statement s = c.createStatement()) {
+            for (String v : VALUES) {
+                s.execute("INSERT INTO every VALUES (" + v + ", " + v + ", " + v + ", " + v + ", " + v + ")");
+            }
+        }
+    }
+
+    @Test
+    void everyGetterAndConversionReadsAsInPlace() throws SQLException {
+        try (Connection c = open()) {
+            createEvery(c);
+            JdbcStatement.batching = false;
+            List<String> inPlace = everyGetter(c, 0);
+            JdbcStatement.batching = true;
+            for (int fetch : new int[] {0, 1, 3, 1000}) {
+                List<String> batched = everyGetter(c, fetch);
+                assertEquals(inPlace.size(), batched.size());
+                for (int i = 0; i < inPlace.size(); i++) {
+                    assertEquals(inPlace.get(i), batched.get(i), "fetch size " + fetch);
+                }
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ large and empty values, the limits
+
+    @Test
+    void largeAndEmptyTextAndBlobsReadAsInPlace() throws SQLException {
+        try (Connection c = open()) {
+            TestDb.exec(c, "CREATE TABLE big(id INTEGER PRIMARY KEY, t TEXT, b BLOB)");
+            int[] sizes = {0, 1, 7000, 8192, 8193, 100_000, 0, 30_000, 5, 7000, 7000, 7000, 7000, 7000, 1};
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO big(t, b) VALUES (?, ?)")) {
+                for (int n : sizes) {
+                    ps.setString(1, "é".repeat(n / 2) + "x".repeat(n % 2));
+                    byte[] b = new byte[n];
+                    for (int i = 0; i < n; i++) {
+                        b[i] = (byte) (i * 31);
+                    }
+                    ps.setBytes(2, b);
+                    ps.executeUpdate();
+                }
+            }
+            String sql = "SELECT id, t, b, length(t) FROM big ORDER BY id";
+            JdbcStatement.batching = false;
+            List<String> inPlace = transcript(c, sql, 0);
+            JdbcStatement.batching = true;
+            for (int fetch : new int[] {0, 2, 50}) {
+                assertEquals(inPlace, transcript(c, sql, fetch), "fetch size " + fetch);
+            }
+        }
+    }
+
+    private static List<String> transcript(Connection c, String sql, int fetch) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            ps.setFetchSize(fetch);
+            try (ResultSet rs = ps.executeQuery()) {
+                int n = rs.getMetaData().getColumnCount();
+                while (rs.next()) {
+                    StringBuilder b = new StringBuilder();
+                    for (int i = 1; i <= n; i++) {
+                        Object o = rs.getObject(i);
+                        b.append(o instanceof byte[] bytes ? Arrays.hashCode(bytes) + "/" + bytes.length : o).append(',');
+                        String s = rs.getString(i);
+                        b.append(s == null ? "null" : s.hashCode() + "/" + s.length()).append(';');
+                    }
+                    out.add(b.toString());
+                }
+            }
+        } catch (SQLException e) {
+            out.add("!" + e.getMessage());
+        }
+        return out;
+    }
+
+    // ------------------------------------------------------------------ errors at the k-th row
+
+    @Test
+    void anErrorOnTheKthRowComesWhenTheReaderReachesIt() throws SQLException {
+        try (Connection c = open()) {
+            TestDb.exec(c, "CREATE TABLE t(x INTEGER)", "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n "
+                    + "WHERE x < 100) INSERT INTO t SELECT x FROM n");
+            String sql = "SELECT x, abs(CASE WHEN x = 40 THEN -9223372036854775808 ELSE x END) FROM t";
+            List<String> seen = new ArrayList<>();
+            for (boolean batched : new boolean[] {false, true}) {
+                JdbcStatement.batching = batched;
+                try (PreparedStatement ps = c.prepareStatement(sql)) {
+                    ps.setFetchSize(1000);
+                    ResultSet rs = ps.executeQuery();
+                    for (int i = 1; i < 40; i++) {
+                        assertTrue(rs.next());
+                        assertEquals(i, rs.getInt(2));
+                    }
+                    SQLException e = assertThrows(SQLException.class, rs::next);
+                    seen.add(e.getClass().getName() + " " + e.getErrorCode() + " " + e.getMessage());
+                    rs.close();
+                }
+            }
+            assertEquals(seen.get(0), seen.get(1));
+            assertTrue(seen.get(0).contains("integer overflow"), seen.get(0));
+        }
+    }
+
+    // ------------------------------------------------------------------ callbacks run when the reader moves
+
+    @Test
+    void userFunctionsRunRowByRowAsInPlace() throws SQLException {
+        try (Connection c = open()) {
+            TestDb.exec(c, "CREATE TABLE t(x INTEGER)", "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n "
+                    + "WHERE x < 50) INSERT INTO t SELECT x FROM n");
+            AtomicInteger calls = new AtomicInteger();
+            PanliteConnection p = c.unwrap(PanliteConnection.class);
+            p.createFunction("counted", 1, false, args -> {
+                calls.incrementAndGet();
+                return args[0];
+            });
+            TestDb.exec(c, "CREATE VIEW hidden AS SELECT x, CASE WHEN x >= 10 THEN counted(x) END AS y FROM t");
+            // named in the text, or behind a view (EXPLAIN names it): never read ahead
+            // (no ORDER BY: a sort would run every call in the first step, batched or not)
+            for (String sql : new String[] {"SELECT counted(x) FROM t", "SELECT y FROM hidden"}) {
+                calls.set(0);
+                try (PreparedStatement ps = c.prepareStatement(sql)) {
+                    ps.setFetchSize(1000);
+                    try (ResultSet rs = ps.executeQuery()) {
+                        int row = 0;
+                        while (rs.next()) {
+                            row++;
+                            int expected = sql.contains("hidden") ? Math.max(0, row - 9) : row;
+                            assertEquals(expected, calls.get(), "calls when the reader is on row " + row + " of " + sql);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void setMaxRowsStepsNoFurther() throws SQLException {
+        try (Connection c = open()) {
+            TestDb.exec(c, "CREATE TABLE t(x INTEGER)", "INSERT INTO t VALUES (1), (2), (3), (4), (5)");
+            AtomicInteger calls = new AtomicInteger();
+            c.unwrap(PanliteConnection.class).createFunction("seen", 1, false, args -> {
+                calls.incrementAndGet();
+                return args[0];
+            });
+            TestDb.exec(c, "CREATE VIEW v AS SELECT x, CASE WHEN x > 3 THEN seen(x) END AS y FROM t");
+            try (PreparedStatement ps = c.prepareStatement("SELECT x, y FROM v")) {
+                ps.setFetchSize(100);
+                ps.setMaxRows(3);
+                try (ResultSet rs = ps.executeQuery()) {
+                    int n = 0;
+                    while (rs.next()) {
+                        n++;
+                    }
+                    assertEquals(3, n);
+                }
+            }
+            assertEquals(0, calls.get(), "row 4 was never stepped to");
+        }
+    }
+
+    // ------------------------------------------------------------------ cancel, interrupt, timeout
+
+    @Test
+    void aCancelWhileRowsAreHeldIsThrownByTheNextNext() throws SQLException {
+        try (Connection c = open()) {
+            TestDb.exec(c, "CREATE TABLE t(x INTEGER)", "INSERT INTO t VALUES (1), (2), (3), (4), (5)");
+            List<String> seen = new ArrayList<>();
+            for (boolean batched : new boolean[] {false, true}) {
+                JdbcStatement.batching = batched;
+                try (PreparedStatement ps = c.prepareStatement("SELECT x FROM t ORDER BY x")) {
+                    ps.setFetchSize(100);
+                    ResultSet rs = ps.executeQuery();
+                    assertTrue(rs.next());
+                    assertTrue(rs.next()); // batched: every row is held now
+                    ps.cancel();
+                    assertEquals(2, rs.getInt(1)); // the current row stays readable
+                    SQLException e = assertThrows(SQLException.class, rs::next);
+                    seen.add(e.getClass().getName() + " " + e.getErrorCode() + " " + e.getMessage());
+                    rs.close();
+                }
+            }
+            assertEquals(seen.get(0), seen.get(1));
+        }
+    }
+
+    @Test
+    void anInterruptedThreadReadsAsBefore() throws SQLException {
+        try (Connection c = open()) {
+            TestDb.exec(c, "CREATE TABLE t(x INTEGER)", "INSERT INTO t VALUES (1), (2), (3)");
+            Thread.currentThread().interrupt();
+            try (PreparedStatement ps = c.prepareStatement("SELECT x FROM t ORDER BY x"); ResultSet rs = ps.executeQuery()) {
+                int sum = 0;
+                while (rs.next()) {
+                    sum += rs.getInt(1);
+                }
+                assertEquals(6, sum);
+            } finally {
+                assertTrue(Thread.interrupted());
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ closed, and writes while open
+
+    @Test
+    void gettersAfterCloseFailAsInPlace() throws SQLException {
+        try (Connection c = open()) {
+            TestDb.exec(c, "CREATE TABLE t(x INTEGER)", "INSERT INTO t VALUES (1), (2)");
+            for (boolean batched : new boolean[] {false, true}) {
+                JdbcStatement.batching = batched;
+                PreparedStatement ps = c.prepareStatement("SELECT x FROM t");
+                ResultSet rs = ps.executeQuery();
+                assertTrue(rs.next());
+                rs.close();
+                assertThrows(SQLException.class, () -> rs.getInt(1));
+                ResultSet rs2 = ps.executeQuery();
+                assertTrue(rs2.next());
+                ps.close();
+                assertThrows(SQLException.class, () -> rs2.getInt(1));
+                assertThrows(SQLException.class, rs2::next);
+            }
+            Connection other = open();
+            PreparedStatement ps = other.prepareStatement("SELECT x FROM t");
+            ResultSet rs = ps.executeQuery();
+            assertTrue(rs.next());
+            other.close();
+            assertThrows(SQLException.class, () -> rs.getInt(1));
+            assertThrows(SQLException.class, () -> rs.getString(1));
+        }
+    }
+
+    /**
+     * Documented in the README: rows already read ahead (up to the fetch size) keep the values they
+     * had when read; a write on the same connection shows, or not, in later rows as SQLite decides.
+     */
+    @Test
+    void rowsReadAheadKeepTheirValuesWhenTheSameConnectionWrites() throws SQLException {
+        try (Connection c = open()) {
+            TestDb.exec(c, "CREATE TABLE t(id INTEGER PRIMARY KEY, v INTEGER)", "WITH RECURSIVE n(x) AS (SELECT 1 "
+                    + "UNION ALL SELECT x + 1 FROM n WHERE x < 30) INSERT INTO t SELECT x, x FROM n");
+            try (PreparedStatement ps = c.prepareStatement("SELECT id, v FROM t ORDER BY id")) {
+                ps.setFetchSize(10);
+                try (ResultSet rs = ps.executeQuery()) {
+                    assertTrue(rs.next());
+                    TestDb.exec(c, "UPDATE t SET v = -v");
+                    int rows = 1;
+                    while (rs.next()) {
+                        rows++;
+                        if (rows <= 10) {
+                            assertEquals(rows, rs.getInt(2), "row " + rows + " was read before the write");
+                        }
+                    }
+                    assertEquals(30, rows);
+                }
+            }
+        }
+    }
+
+    @Test
+    void aConversionLeavesNoStatementThatBlocksADeserialize() throws SQLException {
+        org.junit.jupiter.api.Assumptions.assumeTrue(dev.panlite.engine.Database.libraryVersionNumber() >= 3_054_000,
+                "deserialize needs SQLite 3.54+");
+        try (Connection c = open()) {
+            TestDb.exec(c, "CREATE TABLE t(x TEXT)", "INSERT INTO t VALUES ('12abc'), ('7')");
+            try (PreparedStatement ps = c.prepareStatement("SELECT x FROM t")) {
+                ps.setFetchSize(10); // read ahead: getInt on text asks SQLite through the connection
+                try (ResultSet rs = ps.executeQuery()) {
+                    assertTrue(rs.next());
+                    assertEquals(12, rs.getInt(1));
+                }
+            }
+            PanliteConnection p = c.unwrap(PanliteConnection.class);
+            p.deserialize("main", p.serialize("main"));
+            try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT count(*) FROM t")) {
+                assertTrue(rs.next());
+                assertEquals(2, rs.getInt(1));
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ batches of writes
+
+    @Test
+    void executeBatchInATransactionGivesWhatRowByRowGave() throws Exception {
+        List<String> results = new ArrayList<>();
+        for (boolean chunked : new boolean[] {false, true}) {
+            batchWrites(chunked);
+            java.nio.file.Path sub = java.nio.file.Files.createDirectories(dir.resolve(chunked ? "chunked" : "plain"));
+            try (Connection c = TestDb.open(sub)) {
+                TestDb.exec(c, "CREATE TABLE w(id INTEGER PRIMARY KEY, i INTEGER, d REAL, t TEXT UNIQUE, b BLOB)");
+                c.setAutoCommit(false);
+                StringBuilder out = new StringBuilder();
+                try (PreparedStatement ps = c.prepareStatement("INSERT INTO w(i, d, t, b) VALUES (?, ?, ?, ?)",
+                        Statement.RETURN_GENERATED_KEYS)) {
+                    for (int i = 0; i < 1500; i++) {
+                        ps.setLong(1, i * 1_000_000_007L);
+                        if (i % 7 == 0) {
+                            ps.setNull(2, java.sql.Types.REAL);
+                        } else {
+                            ps.setDouble(2, i / 3.0);
+                        }
+                        ps.setString(3, i == 1200 ? "dup 5" : "dup " + i + "é".repeat(i % 5));
+                        ps.setBytes(4, i % 97 == 0 ? new byte[20_000 + i] : new byte[i % 13]);
+                        ps.addBatch();
+                    }
+                    BatchUpdateException e = assertThrows(BatchUpdateException.class, ps::executeBatch);
+                    out.append(e.getErrorCode()).append(' ').append(e.getMessage()).append(' ')
+                            .append(e.getLargeUpdateCounts().length).append(' ')
+                            .append(Arrays.stream(e.getLargeUpdateCounts()).sum()).append('\n');
+                    for (int i = 0; i < 10; i++) {
+                        ps.setInt(1, i);
+                        ps.setDouble(2, 0.5);
+                        ps.setString(3, "again " + i);
+                        ps.setBytes(4, new byte[] {(byte) i});
+                        ps.addBatch();
+                    }
+                    out.append(Arrays.toString(ps.executeBatch())).append('\n');
+                    try (ResultSet keys = ps.getGeneratedKeys()) {
+                        while (keys.next()) {
+                            out.append(keys.getLong(1)).append(',');
+                        }
+                    }
+                }
+                c.commit();
+                try (Statement s = c.createStatement();
+                        ResultSet rs = s.executeQuery("SELECT count(*), sum(i), total(d), sum(length(t)), "
+                                + "sum(length(b)), group_concat(hex(substr(b, 1, 2))) FROM w")) {
+                    assertTrue(rs.next());
+                    for (int i = 1; i <= 6; i++) {
+                        out.append(' ').append(rs.getString(i));
+                    }
+                }
+                results.add(out.toString());
+            }
+        }
+        assertEquals(results.get(0), results.get(1));
+        assertTrue(results.get(0).contains("SQLITE_CONSTRAINT_UNIQUE"), results.get(0)); // at row 1200
+        assertTrue(results.get(0).contains(" 1200 1200\n"), results.get(0));
+    }
+
+    @Test
+    void batchRowsReadAheadSurviveAClosedStatementReuse() throws SQLException {
+        try (Connection c = open()) {
+            TestDb.exec(c, "CREATE TABLE t(x INTEGER)", "INSERT INTO t VALUES (1), (2), (3)");
+            for (int round = 0; round < 3; round++) { // the cached statement brings its row batch along
+                try (PreparedStatement ps = c.prepareStatement("SELECT x, 'v' || x FROM t ORDER BY x");
+                        ResultSet rs = ps.executeQuery()) {
+                    List<String> got = new ArrayList<>();
+                    while (rs.next()) {
+                        got.add(rs.getInt(1) + rs.getString(2));
+                    }
+                    assertEquals(List.of("1v1", "2v2", "3v3"), got);
+                    assertFalse(rs.next());
+                }
+            }
+            try (PreparedStatement ps = c.prepareStatement("SELECT x FROM t WHERE x > 99"); ResultSet rs = ps.executeQuery()) {
+                assertFalse(rs.isBeforeFirst());
+                assertFalse(rs.next());
+            }
+            assertArrayEquals("1".getBytes(StandardCharsets.US_ASCII), firstBytes(c));
+        }
+    }
+
+    private static byte[] firstBytes(Connection c) throws SQLException {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT x FROM t ORDER BY x")) {
+            assertTrue(rs.next());
+            return rs.getBytes(1);
+        }
+    }
+}
