@@ -116,17 +116,23 @@ public final class SqliteLibrary {
         }
     }
 
-    /** The system property that remembers the line logged, JVM-wide. */
-    static final String LOGGED_PROPERTY = "dev.panlite.internal.engineLogged"; // not panlite.*: child JVMs get those passed on
+    /**
+     * The system property that remembers the line logged, JVM-wide: outside the {@code panlite.*}
+     * settings, which tools (and this project's tests) copy to child JVMs.
+     */
+    static final String LOGGED_PROPERTY = "dev.panlite.engineLogged";
 
     /**
      * Whether this JVM has not logged {@code line} yet. This class initialises once per class loader
      * that loads the driver (each web application of a server, each restart of Spring Boot DevTools,
      * each isolated test class loader), and each logged the line again; the system properties are
-     * the one place all of them share. A different line (another engine in another loader) is logged.
+     * the one place all of them share. The value holds the process id, so a property copied into
+     * another process (a launcher forwarding every property) does not silence it there. A different
+     * line (another engine in another loader) is logged.
      */
     private static boolean firstInThisJvm(String line) {
-        return !line.equals(System.getProperties().put(LOGGED_PROPERTY, line));
+        String mark = ProcessHandle.current().pid() + " " + line;
+        return !mark.equals(System.getProperties().put(LOGGED_PROPERTY, mark));
     }
 
     /** This platform's bundled engine, extracted to the cache directory; null (and why, in tried) when there is none. */
