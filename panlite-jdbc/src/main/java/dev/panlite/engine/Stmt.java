@@ -32,6 +32,7 @@ public final class Stmt {
     private boolean clearPending; // clearParameters ran: SQLite's bindings are cleared at the next flush
     private boolean stepped; // stepped since the last reset: reset has work to do
     private byte writes; // 0 not yet known, 1 yes, -1 no: see writes()
+    private byte query; // 0 not yet known, 1 yes, -1 no: see isQuery()
     boolean commit; // the transaction statements' COMMIT: SQLITE_BUSY on it may always be retried
     private int running; // downcalls on this statement in progress (a callback inside one may come back here)
     private boolean finalizeWhenIdle; // finalize was asked for while running: done when the downcall returns
@@ -98,8 +99,11 @@ public final class Stmt {
      * write: PRAGMA user_version = 5), are run out instead. Lock held.
      */
     public boolean isQuery() {
-        return columnCount > 0 && !writes() && !Sqlite.stmtIsexplain(handle)
-                && !SqlText.firstKeyword(sql).equals("PRAGMA");
+        if (query == 0) { // asked once, kept with the cached statement
+            query = (byte) (columnCount > 0 && !writes() && !Sqlite.stmtIsexplain(handle)
+                    && !SqlText.firstKeyword(sql).equals("PRAGMA") ? 1 : -1);
+        }
+        return query > 0;
     }
 
     /** True for INSERT and REPLACE (also behind WITH): the statements that generate keys. Decided once. */

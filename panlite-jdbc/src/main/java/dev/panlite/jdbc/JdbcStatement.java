@@ -2,6 +2,7 @@ package dev.panlite.jdbc;
 
 import dev.panlite.engine.Database;
 import dev.panlite.engine.SqlText;
+import dev.panlite.engine.Stmt;
 import dev.panlite.engine.TextExecution;
 import java.nio.charset.StandardCharsets;
 import java.sql.BatchUpdateException;
@@ -141,7 +142,7 @@ public class JdbcStatement implements Statement {
     // ------------------------------------------------------------------ execution
 
     /** Runs {@code sql} from the start; true when its first result is a result set. Lock held. */
-    private boolean resultIsQuery; // the current result set comes from a query (not RETURNING, PRAGMA, EXPLAIN)
+    private Stmt firstResult; // the statement of run's first result set: executeUpdate asks whether it is a query
 
     private boolean run(String sql, String keyLabel) throws SQLException {
         if (sql == null) {
@@ -171,7 +172,7 @@ public class JdbcStatement implements Statement {
             db.interrupts().disarm(timer);
         }
         if (executed.query() != null) {
-            resultIsQuery = executed.query().isQuery();
+            firstResult = executed.query(); // asked only by executeUpdate: execute and executeQuery pay nothing
             result = new StmtResultSet(this, executed.query(), executed.firstStep(), true, maxRows);
             if (SqlText.hasMoreSql(utf8, executed.tailOffset())) {
                 pendingSql = sql;
@@ -226,7 +227,9 @@ public class JdbcStatement implements Statement {
             long before = db.totalChanges();
             if (run(sql, keyLabel)) {
                 AbstractResultSet rows = result;
-                if (resultIsQuery) {
+                boolean query = firstResult.isQuery();
+                firstResult = null;
+                if (query) {
                     closeResult();
                     throw Errors.badState("executeUpdate cannot run a query (use executeQuery): " + sql);
                 }
