@@ -372,6 +372,9 @@ public final class Database {
     private Stmt prepareNew(String sql, boolean cacheable, int flags) throws SQLException {
         byte[] utf8 = sql.getBytes(StandardCharsets.UTF_8);
         int rc = scratch.prepare(db, utf8, 0, utf8.length, flags);
+        if ((rc & 0xff) == Sqlite.BUSY) { // loading the schema met a lock (another process recovering the WAL)
+            rc = writeAccess.retryBusy(rc, sql, false, () -> scratch.prepare(db, utf8, 0, utf8.length, flags));
+        }
         if (rc != Sqlite.OK) {
             throw error(rc, sql, ResultCodes.Phase.PREPARE);
         }
