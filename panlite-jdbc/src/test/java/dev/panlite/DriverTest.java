@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -226,6 +227,12 @@ class DriverTest {
         try (Connection c = connect(TestDb.url(dir, "fk.db", "foreign_keys=true"))) {
             assertEquals("1", TestDb.queryString(c, "PRAGMA foreign_keys"));
         }
+        try (Connection c = connect(TestDb.url(dir, "fk.db", "foreign_keys=false"))) {
+            assertEquals("0", TestDb.queryString(c, "PRAGMA foreign_keys"));
+        }
+        assumeTrue(dev.panlite.ffi.SqliteLibrary.libsqlVersion() == null, "libSQL as the crate libsql-ffi builds it"
+                + " (SQLITE_DEFAULT_FOREIGN_KEYS=1) enforces foreign keys unless told not to; SQLite's default is off"
+                + " (a difference the README lists)");
         try (Connection c = connect(TestDb.url(dir, "fk.db", ""))) {
             assertEquals("0", TestDb.queryString(c, "PRAGMA foreign_keys"));
         }
@@ -378,13 +385,17 @@ class DriverTest {
     void settingsAreAppliedPerConnection() throws SQLException {
         // a setting of one connection does not leak into the next one on the same file
         Path file = dir.resolve("per.db");
-        try (Connection a = connect("jdbc:sqlite:" + file + "?foreign_keys=true&busy_timeout=10");
+        int engineDefault; // off in SQLite, on in libSQL as libsql-ffi builds it: a sets the other value
+        try (Connection plain = connect("jdbc:sqlite:" + file)) {
+            engineDefault = Integer.parseInt(TestDb.queryString(plain, "PRAGMA foreign_keys"));
+        }
+        try (Connection a = connect("jdbc:sqlite:" + file + "?foreign_keys=" + (engineDefault == 0) + "&busy_timeout=10");
              Connection b = connect("jdbc:sqlite:" + file);
              PreparedStatement ps = a.prepareStatement("PRAGMA foreign_keys");
              ResultSet rs = ps.executeQuery()) {
             assertTrue(rs.next());
-            assertEquals(1, rs.getInt(1));
-            assertEquals("0", TestDb.queryString(b, "PRAGMA foreign_keys"));
+            assertEquals(1 - engineDefault, rs.getInt(1));
+            assertEquals(String.valueOf(engineDefault), TestDb.queryString(b, "PRAGMA foreign_keys"));
             assertEquals("10", busyTimeout(a));
         }
     }

@@ -25,9 +25,7 @@ class LoadExtensionTest {
     /** Builds a one-function SQLite extension, answer() = 42, with the machine's C compiler. */
     private Path buildExtension() throws IOException, InterruptedException {
         // the headers of the engine under test: the vendored ones for the bundled engine
-        String bundledHeader = System.getProperty("panlite.test.bundledHeader");
-        Path include = dev.panlite.ffi.SqliteLibrary.bundled() && bundledHeader != null
-                ? Path.of(bundledHeader).getParent() : Path.of("/usr/include");
+        Path include = EngineHeader.path().getParent();
         assumeTrue(Files.exists(include.resolve("sqlite3ext.h")), "needs sqlite3ext.h (libsqlite3-dev)");
         Path source = dir.resolve("answer.c");
         Files.writeString(source, """

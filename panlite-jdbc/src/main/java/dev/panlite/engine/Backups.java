@@ -64,6 +64,7 @@ public final class Backups {
     /** sqlite3_serialize: the bytes of {@code schema}. */
     public byte[] serialize(String schema) throws SQLException {
         assert database.isLockedByMe();
+        LibraryFunctions.require("sqlite3_serialize", "serialize");
         byte[] image = Scratch.serialize(database.handle(), schema);
         if (image == null) {
             throw ResultCodes.exception(Sqlite.ERROR, "Cannot serialize schema '" + schema
@@ -76,6 +77,7 @@ public final class Backups {
     public void deserialize(String schema, byte[] image) throws SQLException {
         assert database.isLockedByMe();
         refuseInCallback("deserialize");
+        LibraryFunctions.require("sqlite3_deserialize", "deserialize");
         if (Database.libraryVersionNumber() < DESERIALIZE_SINCE) {
             throw new java.sql.SQLFeatureNotSupportedException("deserialize needs SQLite " + DESERIALIZE_SINCE_TEXT
                     + " or newer (the bundled engine); this is " + Database.libraryVersion() + ", which the misuse"

@@ -92,6 +92,7 @@ public final class BlobHandle {
     /** Opens {@code schema.table.column} of row {@code rowid}. Lock held. */
     static BlobHandle open(Database db, String schema, String table, String column, long rowid, boolean writable)
             throws SQLException {
+        LibraryFunctions.require("sqlite3_blob_open", "blob I/O");
         Scratch.OpenedBlob opened = Scratch.blobOpen(db.handle(), schema, table, column, rowid, writable);
         if (opened.rc() != Sqlite.OK) {
             SQLException e = db.error(opened.rc(), null, ResultCodes.Phase.EXECUTE);

@@ -88,10 +88,7 @@ final class Checkpoints implements WalHook.Receiver {
         if (mode < PASSIVE || mode > TRUNCATE) {
             throw new SQLException("Unknown checkpoint mode " + mode + ": PASSIVE, FULL, RESTART or TRUNCATE", "HY024");
         }
-        if (!Sqlite.hasWalCheckpoint()) {
-            throw new java.sql.SQLFeatureNotSupportedException("checkpoint: the loaded SQLite (" + Sqlite.libversion()
-                    + ") has no sqlite3_wal_checkpoint_v2", "0A000");
-        }
+        LibraryFunctions.require("sqlite3_wal_checkpoint_v2", "checkpoint");
         String sql = "PRAGMA " + (schema == null ? "" : schema + ".") + "wal_checkpoint(" + MODES[mode] + ")";
         boolean gated = mode != PASSIVE && !writeAccess.holdsGate();
         if (gated) {

@@ -36,6 +36,7 @@ public final class UserCode {
     /** Registers an aggregate window function (step, inverse, value, finish). */
     public void createWindowFunction(String name, int nArgs, boolean deterministic,
             Supplier<? extends WindowFunctions.Accumulator> factory) throws SQLException {
+        LibraryFunctions.require("sqlite3_create_window_function", "createWindowFunction");
         check(database.scratch().createWindowFunction(database.handle(), name, nArgs, deterministic, factory));
     }
 
@@ -55,7 +56,8 @@ public final class UserCode {
     }
 
     /** Installs (null: removes) the progress handler, run every {@code instructions} VM steps. */
-    public void setProgressHandler(int instructions, ProgressHandlers.Handler handler) {
+    public void setProgressHandler(int instructions, ProgressHandlers.Handler handler) throws SQLException {
+        LibraryFunctions.require("sqlite3_progress_handler", "setProgressHandler");
         database.scratch().setProgressHandler(database.handle(), instructions, handler);
     }
 

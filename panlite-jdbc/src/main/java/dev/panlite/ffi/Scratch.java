@@ -380,8 +380,14 @@ public final class Scratch implements AutoCloseable {
     public record ColumnInfo(String declaredType, String collation, boolean notNull, boolean primaryKey,
             boolean autoincrement) {}
 
-    /** Metadata of {@code table.column} in schema {@code schema} (null: search all), or null if unknown. */
+    /**
+     * Metadata of {@code table.column} in schema {@code schema} (null: search all), or null if unknown
+     * (also on a build without SQLITE_ENABLE_COLUMN_METADATA, which lacks the function).
+     */
     public ColumnInfo tableColumnMetadata(long db, String schema, String table, String column) {
+        if (!Sqlite.has("sqlite3_table_column_metadata")) {
+            return null;
+        }
         try (Arena call = Arena.ofConfined()) {
             MemorySegment type = call.allocate(ADDRESS);
             MemorySegment coll = call.allocate(ADDRESS);

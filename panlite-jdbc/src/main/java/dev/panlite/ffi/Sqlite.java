@@ -228,8 +228,19 @@ public final class Sqlite {
         if (lookup == null) {
             return null; // SqliteLibrary.loadError() explains; Database.open checks it first
         }
-        // A function missing from an older build leaves a null handle; its wrapper says so.
-        return lookup.find(name).map(address -> LINKER.downcallHandle(address, descriptor, options)).orElse(null);
+        // A function missing from an older build leaves a null handle: an optional one's feature says
+        // so (OptionalFunctions), a required one stops the first connection.
+        var address = lookup.find(name);
+        if (address.isEmpty()) {
+            OptionalFunctions.noteMissing(name);
+            return null;
+        }
+        return LINKER.downcallHandle(address.get(), descriptor, options);
+    }
+
+    /** Whether the loaded library exports the C function {@code name}. */
+    public static boolean has(String name) {
+        return SqliteLibrary.lookup() != null && SqliteLibrary.lookup().find(name).isPresent();
     }
 
     /**
@@ -789,11 +800,6 @@ public final class Sqlite {
         } catch (Throwable t) {
             throw fail(t);
         }
-    }
-
-    /** Whether the loaded library has sqlite3_wal_checkpoint_v2 (every SQLite since 3.7.6; a fork may lack it). */
-    public static boolean hasWalCheckpoint() {
-        return WAL_CHECKPOINT_V2 != null;
     }
 
     /**

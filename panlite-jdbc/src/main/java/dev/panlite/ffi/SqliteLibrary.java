@@ -40,13 +40,15 @@ public final class SqliteLibrary {
     static final Map<String, FunctionDescriptor> DESCRIPTORS = Map.of(
             "sqlite3_libversion_number", FunctionDescriptor.of(ValueLayout.JAVA_INT),
             "sqlite3_libversion", FunctionDescriptor.of(ValueLayout.ADDRESS),
-            "sqlite3_sourceid", FunctionDescriptor.of(ValueLayout.ADDRESS));
+            "sqlite3_sourceid", FunctionDescriptor.of(ValueLayout.ADDRESS),
+            "libsql_libversion", FunctionDescriptor.of(ValueLayout.ADDRESS));
 
     private static final SymbolLookup LOOKUP;
     private static final String LOADED_FROM;
     private static final boolean BUNDLED;
     private static final String VERSION;
     private static final String SOURCE_ID;
+    private static final String LIBSQL_VERSION;
     private static final String LOAD_ERROR;
 
     static {
@@ -82,6 +84,7 @@ public final class SqliteLibrary {
         String error = null;
         String version = null;
         String sourceId = null;
+        String libsqlVersion = null;
         if (lookup == null) {
             error = "Panlite could not load the SQLite library. Tried:" + tried + "\n" + install;
         } else {
@@ -95,6 +98,8 @@ public final class SqliteLibrary {
             } else {
                 version = cString(call(lookup, "sqlite3_libversion"));
                 sourceId = cString(call(lookup, "sqlite3_sourceid"));
+                // libSQL, a fork of SQLite, says so only through its own function
+                libsqlVersion = lookup.find("libsql_libversion").isPresent() ? cString(call(lookup, "libsql_libversion")) : null;
             }
         }
         LOOKUP = lookup;
@@ -102,10 +107,11 @@ public final class SqliteLibrary {
         BUNDLED = bundled;
         VERSION = version;
         SOURCE_ID = sourceId;
+        LIBSQL_VERSION = libsqlVersion;
         LOAD_ERROR = error;
         if (lookup != null) {
-            String line = "Panlite uses " + (bundled ? "the bundled SQLite " : "SQLite ") + version + " (" + sourceId
-                    + ") from " + loadedFrom;
+            String line = "Panlite uses " + (bundled ? "the bundled " : "") + engine() + " (" + sourceId + ") from "
+                    + loadedFrom;
             try {
                 if (firstInThisJvm(line)) {
                     System.getLogger(SqliteLibrary.class.getName()).log(System.Logger.Level.INFO, line);
@@ -217,9 +223,30 @@ public final class SqliteLibrary {
         }
     }
 
-    /** Null when the library loaded; otherwise what went wrong and what to install. */
+    /**
+     * Null when the library loaded and has every C function the driver requires; otherwise what went
+     * wrong and what to install. (A missing optional function is not an error: see {@link OptionalFunctions}.)
+     */
     public static String loadError() {
-        return LOAD_ERROR;
+        return LOAD_ERROR != null ? LOAD_ERROR : OptionalFunctions.missingRequired();
+    }
+
+    /** The engine loaded: {@code SQLite 3.54.1}, or a fork and the SQLite it is based on ({@code libSQL 0.2.3 (SQLite 3.47.0)}); null if none. */
+    public static String engine() {
+        if (VERSION == null) {
+            return null;
+        }
+        return LIBSQL_VERSION != null ? "libSQL " + LIBSQL_VERSION + " (SQLite " + VERSION + ")" : "SQLite " + VERSION;
+    }
+
+    /** libsql_libversion of the loaded library when it is libSQL, else null. */
+    public static String libsqlVersion() {
+        return LIBSQL_VERSION;
+    }
+
+    /** The engine and where it was loaded from, for messages. */
+    static String describe() {
+        return engine() + " library " + LOADED_FROM;
     }
 
     /** The name or path the library was loaded from, or null. */

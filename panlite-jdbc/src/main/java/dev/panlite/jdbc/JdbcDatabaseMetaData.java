@@ -289,7 +289,9 @@ final class JdbcDatabaseMetaData implements DatabaseMetaData {
     @Override
     public String getDatabaseProductVersion() throws SQLException {
         check();
-        return Database.libraryVersion();
+        // the SQLite version first (tools parse it), a fork's own after it: "3.47.0 (libSQL 0.2.3)"
+        String libsql = dev.panlite.ffi.SqliteLibrary.libsqlVersion();
+        return libsql == null ? Database.libraryVersion() : Database.libraryVersion() + " (libSQL " + libsql + ")";
     }
 
     @Override

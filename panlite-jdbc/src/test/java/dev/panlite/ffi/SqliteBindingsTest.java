@@ -41,9 +41,7 @@ import org.junit.jupiter.api.Test;
  * an int), so it must fail here instead.
  */
 class SqliteBindingsTest {
-    static final Path HEADER = SqliteLibrary.bundled() && System.getProperty("panlite.test.bundledHeader") != null
-            ? Path.of(System.getProperty("panlite.test.bundledHeader"))
-            : Path.of("/usr/include/sqlite3.h");
+    static final Path HEADER = dev.panlite.EngineHeader.path();
 
     static Prototypes header;
 
@@ -101,6 +99,9 @@ class SqliteBindingsTest {
     private static Map<String, FunctionDescriptor> allDescriptors() {
         Map<String, FunctionDescriptor> all = new java.util.TreeMap<>(Sqlite.descriptors());
         all.putAll(SqliteLibrary.DESCRIPTORS);
+        if (SqliteLibrary.libsqlVersion() == null) {
+            all.remove("libsql_libversion"); // libSQL's own, declared only in libSQL's header
+        }
         return all;
     }
 
@@ -269,7 +270,7 @@ class SqliteBindingsTest {
 
         private static final Pattern COMMENT = Pattern.compile("/\\*.*?\\*/|//[^\\n]*", Pattern.DOTALL);
         private static final Pattern DECL = Pattern.compile("\\bSQLITE_API\\b([^;]*);");
-        private static final Pattern NAME = Pattern.compile("\\b(sqlite3?_\\w+)\\s*\\(");
+        private static final Pattern NAME = Pattern.compile("\\b((?:sqlite3?|libsql)_\\w+)\\s*\\(");
         private static final Pattern PTR_TYPEDEF_FN = Pattern.compile("typedef[^;{}]*\\(\\s*\\*\\s*(\\w+)\\s*\\)");
         private static final Pattern PTR_TYPEDEF = Pattern.compile("typedef[^;{}()]*\\*\\s*(\\w+)\\s*;");
 

@@ -129,7 +129,10 @@ class DatabaseMetaDataTest {
         String[] parts = version.split("\\.");
         assertEquals(Integer.parseInt(parts[0]), md.getDatabaseMajorVersion());
         assertEquals(Integer.parseInt(parts[1]), md.getDatabaseMinorVersion());
-        assertEquals(conn.unwrap(dev.panlite.PanliteConnection.class).sqliteVersion(), version);
+        // the SQLite version, and a fork's own after it (libSQL: "3.47.0 (libSQL 0.2.3)")
+        String sqlite = conn.unwrap(dev.panlite.PanliteConnection.class).sqliteVersion();
+        String libsql = dev.panlite.ffi.SqliteLibrary.libsqlVersion();
+        assertEquals(libsql == null ? sqlite : sqlite + " (libSQL " + libsql + ")", version);
         assertEquals("Panlite", md.getDriverName());
         assertEquals(Driver.VERSION, md.getDriverVersion());
         assertEquals(Driver.MAJOR_VERSION, md.getDriverMajorVersion());
