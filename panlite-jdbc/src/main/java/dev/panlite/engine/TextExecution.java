@@ -5,6 +5,7 @@ import dev.panlite.ffi.Scratch;
 import dev.panlite.ffi.Sqlite;
 import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
+import java.util.function.IntSupplier;
 
 /**
  * SQL text run as it comes (Statement.execute, settings, scripts): statement after statement in one
@@ -53,6 +54,8 @@ public final class TextExecution {
                 int rc = Fused.execNoArgs(scratch, db, utf8, at, utf8.length - at, stopAtWrites);
                 if ((rc & 0xff) == Sqlite.BUSY && scratch.tailOffset() >= 0) {
                     rc = retryBusy(rc, sqlText, utf8, at, stopAtWrites);
+                } else if ((rc & 0xff) == Sqlite.BUSY && waitedToPrepareFirst(sqlText, utf8, at)) {
+                    continue; // nothing ran: run the text again from the same statement
                 }
                 if (database.callbackFailed()) { // a collation threw inside the text: fail with its Throwable
                     if (scratch.preparedStmt() != 0) {
@@ -176,6 +179,30 @@ public final class TextExecution {
             }
             return again;
         });
+    }
+
+    /**
+     * SQLITE_BUSY from a prepare inside the fused exec: reading the schema met a lock another process
+     * holds (one recovering the WAL: seen on LiteFS as SQLITE_BUSY_RECOVERY while connections opened
+     * and ran their settings' PRAGMAs). Which statement failed is not known, so this waits, as
+     * {@link Database}'s prepare does, only when the first statement at {@code offset} cannot be
+     * prepared either: then nothing ran and the text can run again whole. True once it prepares.
+     */
+    private boolean waitedToPrepareFirst(String sqlText, byte[] utf8, int offset) {
+        Scratch scratch = database.scratch();
+        long db = database.handle();
+        IntSupplier prepareFirst = () -> {
+            int rc = scratch.prepare(db, utf8, offset, utf8.length - offset, 0);
+            if (scratch.preparedStmt() != 0) {
+                Sqlite.finalizeStmt(scratch.preparedStmt());
+            }
+            return rc;
+        };
+        int rc = prepareFirst.getAsInt();
+        if ((rc & 0xff) != Sqlite.BUSY) {
+            return false; // the first statement prepares: a later one failed, after the first ran
+        }
+        return database.writeAccess().retryBusy(rc, sqlText, false, prepareFirst) == Sqlite.OK;
     }
 
     /** Where the statement ending at {@code tail} starts, preparing (not running) from {@code from}. */
