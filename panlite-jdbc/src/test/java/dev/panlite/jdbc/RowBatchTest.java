@@ -176,6 +176,48 @@ class RowBatchTest {
         }
     }
 
+    /**
+     * The fill marks all-ASCII text so its String is made without a decoder (RowBuffer.ASCII): one
+     * byte of 0x80 or more anywhere, inside or after the 8-byte words the check reads, must send the
+     * text through UTF-8 decoding. Every length from 0 to 40, with one non-ASCII character at every
+     * place, and 0x7F (the last ASCII byte).
+     */
+    @Test
+    void textIsTheSameWhetherOrNotItIsAllAscii() throws SQLException {
+        try (Connection c = open()) {
+            TestDb.exec(c, "CREATE TABLE t(v TEXT)");
+            List<String> values = new ArrayList<>();
+            for (int n = 0; n <= 40; n++) {
+                values.add("a".repeat(n));
+                values.add("\u007f".repeat(n));
+                for (int at = 0; at < n; at++) {
+                    values.add("b".repeat(at) + (at % 2 == 0 ? "é" : "行") + "c".repeat(n - at - 1));
+                }
+            }
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO t(v) VALUES (?)")) {
+                for (String v : values) {
+                    ps.setString(1, v);
+                    ps.executeUpdate();
+                }
+            }
+            for (int fetch : new int[] {0, 7, 1000}) {
+                List<String> read = new ArrayList<>();
+                try (PreparedStatement ps = c.prepareStatement("SELECT v FROM t ORDER BY rowid")) {
+                    ps.setFetchSize(fetch);
+                    try (ResultSet rs = ps.executeQuery()) {
+                        while (rs.next()) {
+                            read.add(rs.getString(1));
+                        }
+                    }
+                }
+                assertEquals(values.size(), read.size(), "fetch size " + fetch);
+                for (int i = 0; i < values.size(); i++) {
+                    assertEquals(values.get(i), read.get(i), "fetch size " + fetch + ", value " + i);
+                }
+            }
+        }
+    }
+
     private static List<String> transcript(Connection c, String sql, int fetch) throws SQLException {
         List<String> out = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement(sql)) {
