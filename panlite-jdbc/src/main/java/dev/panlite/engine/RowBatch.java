@@ -81,6 +81,13 @@ public final class RowBatch {
         failure = null;
     }
 
+    /** No row held, and the statement is on a row to read in place (a first step whose row was not copied). */
+    void inPlace() {
+        rows = 0;
+        end = PENDING;
+        failure = null;
+    }
+
     /** A fill that could not run: no rows, and the error follows at once. */
     void refuse() {
         rows = 0;
