@@ -47,7 +47,7 @@ static int cpu_clock; /* -cpu */
 static sqlite3 *db;
 static sqlite3_stmt *point_stmt; /* pointPrepared's statement, kept across ops */
 static int cached;               /* -cached: statements prepared once, reset after each use */
-#define NCACHE 8
+#define NCACHE 16
 static struct { const char *sql; sqlite3_stmt *st; } cache[NCACHE];
 static char names[100][16];
 static volatile int64_t sink;
