@@ -51,13 +51,21 @@ public final class RowBuffer {
         heap = arena.allocate(HEAP_BYTES, 8);
         changes = arena.allocate(JAVA_LONG, BATCH_ROWS);
         rowids = arena.allocate(JAVA_LONG, BATCH_ROWS);
-        out = arena.allocate(JAVA_INT, 3);
+        out = arena.allocate(JAVA_INT, 4);
         this.callbacks = callbacks;
     }
 
     /** After a fill: rows copied. After a batch of writes: rows completed. */
     public int rows() {
         return out.get(JAVA_INT, 0);
+    }
+
+    /**
+     * After a fill: the statement's column count after its steps (a step that re-prepared the
+     * statement after a schema change may have changed it), read in the same downcall.
+     */
+    public int columnCount() {
+        return out.get(JAVA_INT, 12);
     }
 
     /** After a fill: bytes of the heap used. */
