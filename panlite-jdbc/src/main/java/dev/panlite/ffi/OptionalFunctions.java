@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The C functions the driver binds that a library it accepts may lack, and what provides each: a
@@ -40,6 +41,9 @@ public final class OptionalFunctions {
             Map.entry("sqlite3_progress_handler", "builds without SQLITE_OMIT_PROGRESS_CALLBACK"),
             Map.entry("sqlite3_key", "SQLCipher and SQLite3MultipleCiphers"));
 
+    /** Whether the library exports each function asked about (a feature asks on every use: no symbol lookup each time). */
+    private static final Map<String, Boolean> PRESENT = new ConcurrentHashMap<>();
+
     private static final List<String> MISSING_REQUIRED = Collections.synchronizedList(new ArrayList<>());
 
     private OptionalFunctions() {}
@@ -56,7 +60,7 @@ public final class OptionalFunctions {
      * feature that needs it: the function, what provides it, and the library loaded.
      */
     public static String missing(String function) {
-        if (SqliteLibrary.lookup() == null || Sqlite.has(function)) {
+        if (SqliteLibrary.lookup() == null || PRESENT.computeIfAbsent(function, Sqlite::has)) {
             return null;
         }
         String since = SINCE.get(function);
@@ -69,10 +73,20 @@ public final class OptionalFunctions {
      * cannot use it (checked before the first connection opens).
      */
     static String missingRequired() {
-        Sqlite.has("sqlite3_open_v2"); // binds everything first
-        if (MISSING_REQUIRED.isEmpty()) {
-            return null;
+        return Required.ERROR;
+    }
+
+    /** Computed once, after {@link Sqlite} has bound every function (its initialisation notes the missing ones). */
+    private static final class Required {
+        static final String ERROR = compute();
+
+        private static String compute() {
+            Sqlite.has("sqlite3_open_v2"); // initialises Sqlite: every bind has run
+            return MISSING_REQUIRED.isEmpty() ? null : message();
         }
+    }
+
+    private static String message() {
         return "Panlite cannot use the " + SqliteLibrary.describe() + ": it lacks the C function"
                 + (MISSING_REQUIRED.size() == 1 ? " " : "s ") + String.join(", ", MISSING_REQUIRED)
                 + ", which Panlite needs (SQLite 3.37 and newer, built without SQLITE_OMIT_* options that remove them,"

@@ -385,9 +385,6 @@ public final class Scratch implements AutoCloseable {
      * (also on a build without SQLITE_ENABLE_COLUMN_METADATA, which lacks the function).
      */
     public ColumnInfo tableColumnMetadata(long db, String schema, String table, String column) {
-        if (!Sqlite.has("sqlite3_table_column_metadata")) {
-            return null;
-        }
         try (Arena call = Arena.ofConfined()) {
             MemorySegment type = call.allocate(ADDRESS);
             MemorySegment coll = call.allocate(ADDRESS);

@@ -492,6 +492,9 @@ public final class Sqlite {
     static int tableColumnMetadata(long db, MemorySegment dbName, MemorySegment table, MemorySegment column,
             MemorySegment dataType, MemorySegment collSeq, MemorySegment notNull, MemorySegment primaryKey,
             MemorySegment autoinc) {
+        if (TABLE_COLUMN_METADATA == null) {
+            return ERROR; // a build without SQLITE_ENABLE_COLUMN_METADATA: the column's metadata is unknown
+        }
         try {
             return (int) TABLE_COLUMN_METADATA.invokeExact(ptr(db), dbName, table, column, dataType, collSeq, notNull,
                     primaryKey, autoinc);
