@@ -44,7 +44,8 @@ manifest="$here/libsql/Cargo.toml"
 lock="$here/libsql/Cargo.lock"
 locked=$(sed -n '/^name = "libsql-ffi"/,/^checksum/s/^checksum = "\([0-9a-f]*\)"/\1/p' "$lock")
 [ -n "$locked" ] || fail "no libsql-ffi checksum in $lock"
-compiler=$("$cc" --version 2>/dev/null | head -n 1) || fail "no C compiler: '$cc' not found (install gcc, or set CC)"
+command -v "$cc" >/dev/null 2>&1 || fail "no C compiler: '$cc' not found (install gcc, or set CC)"
+compiler=$("$cc" --version 2>/dev/null | head -n 1)
 # The cache key: the crate's checksum, the options and the compiler.
 key=$(printf '%s\n' "$locked" "$OPTIONS" "$compiler" "$(uname -sm)" | sha256 - | cut -c1-16)
 dir="$cache/libsql-$LIBSQL_FFI_VERSION-$key"
