@@ -513,7 +513,8 @@ public final class Config {
         return new EngineConfig(filename, resource, openFlags, readOnlyOpen, busyTimeoutMillis, loadExtensions(),
                 pragmas, legacyPragmas, keyPragma, limits, transactionMode.beginSql(),
                 transactionMode == TransactionMode.DEFERRED, stmtCacheSize, cacheTxStatements, leakWarning,
-                walAutocheckpoint, walSizeMark, toString());
+                walAutocheckpoint, walSizeMark, isSet(Setting.LITESTREAM_SOCKET) ? value(Setting.LITESTREAM_SOCKET) : null,
+                Integer.parseInt(value(Setting.LITESTREAM_SYNC_PAGES)), toString());
     }
 
     /** Whether the URL or Properties gave this setting. */

@@ -63,10 +63,11 @@ public final class Contention {
         String given = System.getProperty("contention.file"); // the second JVM of other=jvm: the first one's file
 
         Drivers.Target base = Drivers.target(driver);
-        String params = "journal_mode=WAL&synchronous=NORMAL&busy_timeout=5000&secure_delete=false"
-                + (extra == null ? "" : "&" + extra);
-        Drivers.Target target = new Drivers.Target(base.name(), base.driver(), params);
         Path file = given != null ? Path.of(given) : Drivers.newDatabaseFile();
+        // {litestream.sock}: the control socket of the Litestream that other=litestream starts (Neighbour)
+        String params = "journal_mode=WAL&synchronous=NORMAL&busy_timeout=5000&secure_delete=false"
+                + (extra == null ? "" : "&" + extra.replace("{litestream.sock}", Neighbour.litestreamSocket(file).toString()));
+        Drivers.Target target = new Drivers.Target(base.name(), base.driver(), params);
         if (given == null) {
             try (Connection c = target.connect(file); Statement s = c.createStatement()) {
                 s.executeUpdate("CREATE TABLE counter(id INTEGER PRIMARY KEY, n INTEGER NOT NULL)");

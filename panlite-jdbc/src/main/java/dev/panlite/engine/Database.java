@@ -51,7 +51,7 @@ public final class Database {
         this.counts = EngineStats.opened();
         this.cache = config.stmtCacheSize() > 0 ? new StatementCache(config.stmtCacheSize(), counts) : null;
         this.writeAccess = new WriteAccess(this, Sqlite.mainFilename(db), config.busyTimeoutMillis());
-        this.checkpoints = new Checkpoints(writeAccess, config.walAutocheckpoint(), config.walSizeMark());
+        this.checkpoints = new Checkpoints(writeAccess, config, Sqlite.mainFilename(db));
         this.text = new TextExecution(this, cache);
         this.transactions = new Transactions(this, config);
         this.interrupts = new Interrupts(db, writeAccess);

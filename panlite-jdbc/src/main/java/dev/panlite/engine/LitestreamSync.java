@@ -1,0 +1,111 @@
+package dev.panlite.engine;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Asks Litestream to sync a database now once its WAL has passed a mark ({@code litestream_socket},
+ * {@code litestream_sync_pages}; docs/experiments/041). Litestream holds a read transaction between
+ * its own syncs, so nothing can be checkpointed meanwhile and the WAL grows by one
+ * {@code monitor-interval} of writes (100-280 MiB at saturation on the test machine). Each sync of
+ * Litestream ends with its PASSIVE checkpoint once the WAL holds {@code min-checkpoint-page-count}
+ * pages (1000 by default): asking for a sync when the WAL passes the mark bounds the WAL by the mark
+ * plus what is written while Litestream syncs.
+ *
+ * <p>One per database file and socket in the JVM, shared by the file's connections. {@link #walAt}
+ * runs in the WAL hook, on the committing thread with its connection's lock held: it never does I/O,
+ * it hands the request ({@code POST /sync} on Litestream's control socket, not waiting for the
+ * replica) to one background daemon thread. At most one request per file is in flight; the next one
+ * is sent no sooner than {@link #GAP_NANOS} after the last one ended, so a Litestream whose checkpoint
+ * keeps being refused is not asked in a loop.
+ */
+final class LitestreamSync {
+    /** The least time between the end of one request and the start of the next, for one file. */
+    static final long GAP_NANOS = 20_000_000L;
+    private static final long TIMEOUT_SECONDS = 30;
+    private static final System.Logger LOG = System.getLogger("dev.panlite");
+    private static final ConcurrentHashMap<String, LitestreamSync> BY_FILE = new ConcurrentHashMap<>();
+    private static final ExecutorService SENDER = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "panlite-litestream-sync");
+        t.setDaemon(true);
+        return t;
+    });
+
+    private final Path socket;
+    private final Path database;
+    private final int markPages;
+    private final AtomicBoolean inFlight = new AtomicBoolean();
+    private volatile long nextAllowed; // System.nanoTime() before which no request starts
+    private volatile boolean failing; // the last request failed (logged once per streak)
+    private volatile long sent; // requests sent, answered 200
+    private volatile long failed; // requests that failed
+
+    private LitestreamSync(Path socket, Path database, int markPages) {
+        this.socket = socket;
+        this.database = database;
+        this.markPages = markPages;
+    }
+
+    /** The one for {@code database} (its absolute path, as SQLite names it) and {@code socket}; null when no socket is set. */
+    static LitestreamSync of(String socket, String database, int markPages) {
+        if (socket == null || socket.isEmpty() || database == null || database.isEmpty()) {
+            return null;
+        }
+        return BY_FILE.computeIfAbsent(socket + "\0" + database + "\0" + markPages,
+                k -> new LitestreamSync(Path.of(socket), Path.of(database), markPages));
+    }
+
+    /** A commit left {@code frames} in the WAL (WAL hook; lock held): past the mark, asks for a sync in the background. */
+    void walAt(int frames) {
+        if (frames < markPages || inFlight.get() || System.nanoTime() - nextAllowed < 0 || !inFlight.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            SENDER.execute(this::send);
+        } catch (RuntimeException e) { // a rejected task: the flag must not stay set
+            inFlight.set(false);
+            throw e;
+        }
+    }
+
+    private void send() {
+        try {
+            String response = LitestreamControl.post(socket, "/sync", LitestreamControl.syncBody(database, false, TIMEOUT_SECONDS),
+                    System.nanoTime() + (TIMEOUT_SECONDS + 1) * 1_000_000_000L);
+            int code = LitestreamControl.statusCode(response);
+            if (code != 200) {
+                fail("HTTP " + code + ": " + response.substring(Math.max(0, response.indexOf("\r\n\r\n"))).strip());
+            } else {
+                sent++;
+                if (failing) {
+                    failing = false;
+                    LOG.log(System.Logger.Level.INFO, "Litestream's control socket " + socket + " answers again for " + database);
+                }
+            }
+        } catch (IOException | SQLException | RuntimeException e) {
+            fail(e.toString());
+        } finally {
+            nextAllowed = System.nanoTime() + GAP_NANOS;
+            inFlight.set(false);
+        }
+    }
+
+    private void fail(String why) {
+        failed++;
+        if (!failing) {
+            failing = true;
+            LOG.log(System.Logger.Level.WARNING, "litestream_socket: asking Litestream (" + socket + ") to sync " + database
+                    + " failed: " + why + " (logged once until a request succeeds; the WAL grows until Litestream syncs by itself)");
+        }
+    }
+
+    /** Requests Litestream answered with 200, and requests that failed (for tests and metrics). */
+    long[] counts() {
+        return new long[] {sent, failed};
+    }
+}
