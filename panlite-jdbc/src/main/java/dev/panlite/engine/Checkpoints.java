@@ -45,6 +45,7 @@ final class Checkpoints implements WalHook.Receiver {
         this.autocheckpoint = config.walAutocheckpoint();
         this.sizeMark = config.walSizeMark();
         this.litestream = LitestreamSync.of(config.litestreamSocket(), mainFile, config.litestreamSyncPages());
+        writeAccess.limitWal(litestream);
         this.description = config.description();
     }
 

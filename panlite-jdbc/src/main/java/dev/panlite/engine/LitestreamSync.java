@@ -3,9 +3,13 @@ package dev.panlite.engine;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.SQLException;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -23,10 +27,20 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * replica) to one background daemon thread. At most one request per file is in flight; the next one
  * is sent no sooner than {@link #GAP_NANOS} after the last one ended, so a Litestream whose checkpoint
  * keeps being refused is not asked in a loop.
+ *
+ * <p>Back-pressure, for a Litestream that falls behind (short of CPU): while the WAL is past
+ * {@link #HARD_FACTOR} times the mark and a request is in flight, a writer that has just taken the
+ * write gate (so before it takes SQLite's lock) waits for the request to end, at most
+ * {@link #MAX_WAIT_MILLIS}: the JVM's writers pause while Litestream syncs, and its checkpoint finds
+ * nothing new to leave behind. Not while requests fail (Litestream gone): then writers never wait.
  */
 final class LitestreamSync {
     /** The least time between the end of one request and the start of the next, for one file. */
     static final long GAP_NANOS = 20_000_000L;
+    /** Writers wait for the request in flight once the WAL is past this many times the mark. */
+    static final int HARD_FACTOR = 3;
+    /** The longest a writer waits for one request (then it goes on: the WAL may grow). */
+    static final long MAX_WAIT_MILLIS = 1000;
     private static final long TIMEOUT_SECONDS = 30;
     private static final System.Logger LOG = System.getLogger("dev.panlite");
     private static final ConcurrentHashMap<String, LitestreamSync> BY_FILE = new ConcurrentHashMap<>();
@@ -39,16 +53,24 @@ final class LitestreamSync {
     private final Path socket;
     private final Path database;
     private final int markPages;
+    private final long hardPages;
     private final AtomicBoolean inFlight = new AtomicBoolean();
+    private volatile CompletableFuture<Void> done; // the request in flight (or the last one), completed when it ends
+    private volatile int frames; // frames in the WAL after the last commit of any of the file's connections
     private volatile long nextAllowed; // System.nanoTime() before which no request starts
     private volatile boolean failing; // the last request failed (logged once per streak)
     private volatile long sent; // requests sent, answered 200
     private volatile long failed; // requests that failed
+    // back-pressure, written by the gate holder only (one at a time), read for metrics
+    private volatile long waits;
+    private volatile long waitsCut;
+    private volatile long waitedNanos;
 
     private LitestreamSync(Path socket, Path database, int markPages) {
         this.socket = socket;
         this.database = database;
         this.markPages = markPages;
+        this.hardPages = (long) markPages * HARD_FACTOR;
     }
 
     /** The one for {@code database} (its absolute path, as SQLite names it) and {@code socket}; null when no socket is set. */
@@ -62,23 +84,56 @@ final class LitestreamSync {
 
     /** A commit left {@code frames} in the WAL (WAL hook; lock held): past the mark, asks for a sync in the background. */
     void walAt(int frames) {
+        this.frames = frames;
         if (frames < markPages || inFlight.get() || System.nanoTime() - nextAllowed < 0 || !inFlight.compareAndSet(false, true)) {
             return;
         }
+        CompletableFuture<Void> request = new CompletableFuture<>();
+        done = request;
         try {
-            SENDER.execute(this::send);
+            SENDER.execute(() -> send(request));
         } catch (RuntimeException e) { // a rejected task: the flag must not stay set
+            request.complete(null);
             inFlight.set(false);
             throw e;
         }
     }
 
-    private void send() {
+    /**
+     * Back-pressure (see the class comment): called by a writer that has just taken the write gate, before
+     * SQLite's lock. Returns at once unless the WAL is past the hard mark and a request is in flight.
+     */
+    void awaitRoom() {
+        if (frames < hardPages || failing) {
+            return;
+        }
+        CompletableFuture<Void> request = done;
+        if (request == null || request.isDone()) {
+            return;
+        }
+        long start = System.nanoTime();
+        try {
+            request.get(MAX_WAIT_MILLIS, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            waitsCut++; // bounded on purpose: the writer goes on
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // the writer's next wait or step reports it
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("a sync request never completes exceptionally", e);
+        } finally {
+            waits++;
+            waitedNanos += System.nanoTime() - start;
+        }
+    }
+
+    private void send(CompletableFuture<Void> request) {
         try {
             String response = LitestreamControl.post(socket, "/sync", LitestreamControl.syncBody(database, false, TIMEOUT_SECONDS),
                     System.nanoTime() + (TIMEOUT_SECONDS + 1) * 1_000_000_000L);
             int code = LitestreamControl.statusCode(response);
-            if (code != 200) {
+            if (response.isEmpty()) {
+                fail("the socket closed without an answer (Litestream stopped?)");
+            } else if (code != 200) {
                 fail("HTTP " + code + ": " + response.substring(Math.max(0, response.indexOf("\r\n\r\n"))).strip());
             } else {
                 sent++;
@@ -92,6 +147,7 @@ final class LitestreamSync {
         } finally {
             nextAllowed = System.nanoTime() + GAP_NANOS;
             inFlight.set(false);
+            request.complete(null);
         }
     }
 
@@ -104,8 +160,8 @@ final class LitestreamSync {
         }
     }
 
-    /** Requests Litestream answered with 200, and requests that failed (for tests and metrics). */
+    /** Requests answered with 200, requests failed, writers that waited, waits cut at MAX_WAIT_MILLIS, ns waited. */
     long[] counts() {
-        return new long[] {sent, failed};
+        return new long[] {sent, failed, waits, waitsCut, waitedNanos};
     }
 }
