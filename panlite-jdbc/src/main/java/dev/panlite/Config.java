@@ -514,7 +514,8 @@ public final class Config {
                 pragmas, legacyPragmas, keyPragma, limits, transactionMode.beginSql(),
                 transactionMode == TransactionMode.DEFERRED, stmtCacheSize, cacheTxStatements, leakWarning,
                 walAutocheckpoint, walSizeMark, isSet(Setting.LITESTREAM_SOCKET) ? value(Setting.LITESTREAM_SOCKET) : null,
-                Integer.parseInt(value(Setting.LITESTREAM_SYNC_PAGES)), toString());
+                Integer.parseInt(value(Setting.LITESTREAM_SYNC_PAGES)), Integer.parseInt(value(Setting.LITESTREAM_WAIT_PAGES)),
+                toString());
     }
 
     /** Whether the URL or Properties gave this setting. */

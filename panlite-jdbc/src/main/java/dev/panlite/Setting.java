@@ -213,9 +213,11 @@ public enum Setting {
     LITESTREAM_SYNC_PAGES("litestream_sync_pages", Use.DRIVER, Values.range(1000, Integer.MAX_VALUE), "4096",
             "With litestream_socket: pages in the WAL past which a commit asks Litestream to sync (at most one"
                     + " request in flight per file, 20 ms apart at least); at least 1000, Litestream's own"
-                    + " min-checkpoint-page-count below which its sync does not checkpoint. Past 3 times this, a writer"
-                    + " that takes the write gate first waits (at most 1 s) for the request in flight: back-pressure"
-                    + " for a Litestream that falls behind."),
+                    + " min-checkpoint-page-count below which its sync does not checkpoint."),
+    LITESTREAM_WAIT_PAGES("litestream_wait_pages", Use.DRIVER, Values.range(1000, Integer.MAX_VALUE), "12288",
+            "With litestream_socket: pages in the WAL past which a writer that takes the write gate first waits"
+                    + " (at most 1 s) for the sync request in flight: back-pressure for a Litestream that falls behind"
+                    + " (12288 pages is 48 MiB at 4 KiB pages)."),
     LEAK_WARNING("leak_warning", Use.DRIVER, Values.bool(), "false",
             "Log a warning, with the stack where it was opened, when a connection nobody closed is"
                     + " closed by the garbage collector.");

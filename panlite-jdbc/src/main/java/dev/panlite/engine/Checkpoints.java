@@ -44,7 +44,8 @@ final class Checkpoints implements WalHook.Receiver {
         this.writeAccess = writeAccess;
         this.autocheckpoint = config.walAutocheckpoint();
         this.sizeMark = config.walSizeMark();
-        this.litestream = LitestreamSync.of(config.litestreamSocket(), mainFile, config.litestreamSyncPages());
+        this.litestream = LitestreamSync.of(config.litestreamSocket(), mainFile, config.litestreamSyncPages(),
+                config.litestreamWaitPages());
         writeAccess.limitWal(litestream);
         this.description = config.description();
     }

@@ -29,7 +29,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * keeps being refused is not asked in a loop.
  *
  * <p>Back-pressure, for a Litestream that falls behind (short of CPU): while the WAL is past
- * {@link #HARD_FACTOR} times the mark and a request is in flight, a writer that has just taken the
+ * {@code litestream_wait_pages} and a request is in flight, a writer that has just taken the
  * write gate (so before it takes SQLite's lock) waits for the request to end, at most
  * {@link #MAX_WAIT_MILLIS}: the JVM's writers pause while Litestream syncs, and its checkpoint finds
  * nothing new to leave behind. Not while requests fail (Litestream gone): then writers never wait.
@@ -37,8 +37,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 final class LitestreamSync {
     /** The least time between the end of one request and the start of the next, for one file. */
     static final long GAP_NANOS = 20_000_000L;
-    /** Writers wait for the request in flight once the WAL is past this many times the mark. */
-    static final int HARD_FACTOR = 3;
     /** The longest a writer waits for one request (then it goes on: the WAL may grow). */
     static final long MAX_WAIT_MILLIS = 1000;
     private static final long TIMEOUT_SECONDS = 30;
@@ -66,20 +64,20 @@ final class LitestreamSync {
     private volatile long waitsCut;
     private volatile long waitedNanos;
 
-    private LitestreamSync(Path socket, Path database, int markPages) {
+    private LitestreamSync(Path socket, Path database, int markPages, int waitPages) {
         this.socket = socket;
         this.database = database;
         this.markPages = markPages;
-        this.hardPages = (long) markPages * HARD_FACTOR;
+        this.hardPages = waitPages;
     }
 
     /** The one for {@code database} (its absolute path, as SQLite names it) and {@code socket}; null when no socket is set. */
-    static LitestreamSync of(String socket, String database, int markPages) {
+    static LitestreamSync of(String socket, String database, int markPages, int waitPages) {
         if (socket == null || socket.isEmpty() || database == null || database.isEmpty()) {
             return null;
         }
-        return BY_FILE.computeIfAbsent(socket + "\0" + database + "\0" + markPages,
-                k -> new LitestreamSync(Path.of(socket), Path.of(database), markPages));
+        return BY_FILE.computeIfAbsent(socket + "\0" + database + "\0" + markPages + "\0" + waitPages,
+                k -> new LitestreamSync(Path.of(socket), Path.of(database), markPages, waitPages));
     }
 
     /** A commit left {@code frames} in the WAL (WAL hook; lock held): past the mark, asks for a sync in the background. */

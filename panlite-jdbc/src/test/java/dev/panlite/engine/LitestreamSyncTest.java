@@ -79,10 +79,10 @@ class LitestreamSyncTest {
             server.bind(UnixDomainSocketAddress.of(socket));
             fakeLitestream(server, requests, serverFailure);
             // the driver's autocheckpoint off: only the (fake) Litestream could checkpoint, and it never does
-            try (Connection c = TestDb.open(dir, "journal_mode=WAL&wal_autocheckpoint=0&litestream_sync_pages=1000"
+            try (Connection c = TestDb.open(dir, "journal_mode=WAL&wal_autocheckpoint=0&litestream_sync_pages=1000&litestream_wait_pages=3000"
                     + "&litestream_socket=" + socket)) {
                 TestDb.exec(c, "CREATE TABLE b(id INTEGER PRIMARY KEY, x BLOB)");
-                LitestreamSync sync = LitestreamSync.of(socket.toString(), db.toAbsolutePath().toString(), 1000);
+                LitestreamSync sync = LitestreamSync.of(socket.toString(), db.toAbsolutePath().toString(), 1000, 3000);
                 int commits = 0;
                 while (requests.isEmpty()) { // each commit returns although the request it started is not answered
                     TestDb.exec(c, "INSERT INTO b(x) VALUES (zeroblob(4000))");
@@ -95,13 +95,13 @@ class LitestreamSyncTest {
                         first.text());
                 assertTrue(Files.size(wal) >= 1000L * 4120, "asked before the WAL reached the mark: " + Files.size(wal));
 
-                // past the hard mark (3 x 1000 pages) with the request still in flight
-                while (Files.size(wal) < LitestreamSync.HARD_FACTOR * 1000L * 4120 + 4120) {
+                // past litestream_wait_pages with the request still in flight
+                while (Files.size(wal) < 3000L * 4120 + 4120) {
                     TestDb.exec(c, "INSERT INTO b(x) VALUES (zeroblob(4000))");
                 }
                 assertTrue(requests.isEmpty(), "a second request while the first was in flight");
                 Thread writer = Thread.ofPlatform().start(() -> {
-                    try (Connection w = TestDb.open(dir, "journal_mode=WAL&wal_autocheckpoint=0&litestream_sync_pages=1000"
+                    try (Connection w = TestDb.open(dir, "journal_mode=WAL&wal_autocheckpoint=0&litestream_sync_pages=1000&litestream_wait_pages=3000"
                             + "&litestream_socket=" + socket)) {
                         TestDb.exec(w, "INSERT INTO b(x) VALUES (1)");
                     } catch (Throwable t) {
