@@ -515,7 +515,7 @@ public final class Config {
                 transactionMode == TransactionMode.DEFERRED, stmtCacheSize, cacheTxStatements, leakWarning,
                 walAutocheckpoint, walSizeMark, isSet(Setting.LITESTREAM_SOCKET) ? value(Setting.LITESTREAM_SOCKET) : null,
                 Integer.parseInt(value(Setting.LITESTREAM_SYNC_PAGES)), Integer.parseInt(value(Setting.LITESTREAM_WAIT_PAGES)),
-                toString());
+                Integer.parseInt(value(Setting.SETLK_TIMEOUT)), toString());
     }
 
     /** Whether the URL or Properties gave this setting. */

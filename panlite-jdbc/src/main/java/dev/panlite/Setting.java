@@ -205,6 +205,12 @@ public enum Setting {
     WAL_SIZE_MARK("wal_size_mark", Use.DRIVER, Values.range(1, Integer.MAX_VALUE), "16384",
             "Pages in the WAL past which a commit records a dev.panlite.WalSize JFR event (once per crossing;"
                     + " 16384 pages is 64 MiB at the default 4 KiB page size)."),
+    SETLK_TIMEOUT("setlk_timeout", Use.DRIVER, Values.range(0, Integer.MAX_VALUE), "0",
+            "Experimental (docs/experiments/041): SQLite's blocking locks, sqlite3_setlk_timeout in ms: SQLite then"
+                    + " waits inside the call, in the kernel, for a lock another process holds, rather than failing at"
+                    + " once to the driver's Java-side wait. Needs a SQLite built with SQLITE_ENABLE_SETLK_TIMEOUT"
+                    + " (the bundled one is not: tools/build-sqlite-setlk.sh builds one); refused where the library"
+                    + " cannot. 0: off."),
     LITESTREAM_SOCKET("litestream_socket", Use.DRIVER, Values.text(), "",
             "Litestream's control socket (its config's socket.path, with socket.enabled: true): a commit that"
                     + " leaves the WAL past litestream_sync_pages asks Litestream, from a background thread, to sync"
