@@ -1,7 +1,7 @@
 #!/bin/sh
 # Builds the SQLite engine bundled in the jar: the official amalgamation (sqlite3.c of the crates.io
 # package libsqlite3-sys, fetched by cargo with the checksum pinned in sqlite/Cargo.lock) compiled
-# with sqlite/options.txt and panlite_helper.c into one shared library,
+# with sqlite/options.txt and panlite_helper.c, in one translation unit (bundled.c), into one shared library,
 # <classes-dir>/native/<platform>/libsqlite3.so (.dylib, sqlite3.dll).
 #
 #   sh build-sqlite.sh <classes-dir> <os.name> <os.arch> <build-dir>
@@ -81,7 +81,9 @@ case "$platform" in
     # the install name is what a Mach-O library records as its own path: not the build's
     macos-*) flags="-dynamiclib -fPIC -Wl,-install_name,@rpath/$lib"; libs="-lm" ;;
     # -ldl and -lpthread: on glibc before 2.34 dlopen (load_extension) and threads live there.
-    *) flags="-shared -fPIC"; libs="-lm -ldl -lpthread" ;;
+    # -fno-semantic-interposition: calls between SQLite's own exported functions (and the helper's into
+    # them) are direct and may be inlined, as no program replaces one function of this library.
+    *) flags="-shared -fPIC -fno-semantic-interposition"; libs="-lm -ldl -lpthread" ;;
 esac
 
 # --- cache
@@ -90,7 +92,7 @@ command -v "$first_word" >/dev/null 2>&1 || [ -x "$first_word" ] || warn "no C c
 # (in the build directory: zig cc leaves an empty a.o behind for --version)
 compiler=$(cd "$build_dir" && $cc --version 2>/dev/null | head -n 1)
 # The compiler command without its directory: the same zig in another build directory is the same compiler.
-key=$(printf '%s\n' "$(sha256 "$src")" "$(sha256 "$here/panlite_helper.c")" "$options" "$flags" "$libs" \
+key=$(printf '%s\n' "$(sha256 "$src")" "$(sha256 "$here/panlite_helper.c")" "$(sha256 "$here/bundled.c")" "$options" "$flags" "$libs" \
     "${CFLAGS:-}" "${LDFLAGS:-}" "${cc##*/}" "$compiler" "$platform" | sha256 - | cut -c1-24)
 cache=${PANLITE_BUILD_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/panlite-build}
 cached="$cache/$key/$lib"
@@ -104,7 +106,7 @@ if [ ! -f "$cached" ]; then
     tmp="$tmpdir/$lib"
     echo "bundled SQLite $SQLITE_VERSION for $platform: compiling sqlite3.c (about a minute; cached in $cache/$key)"
     # shellcheck disable=SC2086 # flags and options are words on purpose
-    if ! $cc $flags $options ${CFLAGS:-} -I"$crate/sqlite3" -o "$tmp" "$src" "$here/panlite_helper.c" \
+    if ! $cc $flags $options ${CFLAGS:-} -I"$crate/sqlite3" -I"$here" -o "$tmp" "$here/bundled.c" \
         $libs ${LDFLAGS:-} >"$build_dir/sqlite-build.log" 2>&1; then
         rm -rf "$tmpdir"
         warn "'$cc' failed to compile sqlite3.c: $(grep -m 1 -i error "$build_dir/sqlite-build.log")"

@@ -67,6 +67,41 @@ enum {
 };
 static void *table[F_COUNT];
 
+#ifdef PANLITE_LINKED
+/*
+ * The bundled engine (bundled.c): this file is compiled in one translation unit with sqlite3.c, so
+ * the helper calls SQLite's functions directly and the compiler inlines the small ones (the value
+ * reads of a row copy, the binds of a batch row) instead of calling each through the table: about a
+ * fifth less per row read (docs/experiments/051). panlite_init still checks that Java passed this
+ * very library's functions.
+ */
+#define p_prepare_v3 sqlite3_prepare_v3
+#define p_step sqlite3_step
+#define p_reset sqlite3_reset
+#define p_clear_bindings sqlite3_clear_bindings
+#define p_finalize sqlite3_finalize
+#define p_column_count sqlite3_column_count
+#define p_column_value sqlite3_column_value
+#define p_value_type sqlite3_value_type
+#define p_value_int64 sqlite3_value_int64
+#define p_value_double sqlite3_value_double
+#define p_value_text sqlite3_value_text
+#define p_value_blob sqlite3_value_blob
+#define p_value_bytes sqlite3_value_bytes
+#define p_bind_null sqlite3_bind_null
+#define p_bind_int64 sqlite3_bind_int64
+#define p_bind_double sqlite3_bind_double
+#define p_bind_text sqlite3_bind_text
+#define p_bind_blob sqlite3_bind_blob
+#define p_changes64 sqlite3_changes64
+#define p_last_insert_rowid sqlite3_last_insert_rowid
+#define p_db_handle sqlite3_db_handle
+#define p_stmt_readonly sqlite3_stmt_readonly
+#define p_stmt_isexplain sqlite3_stmt_isexplain
+#define p_get_autocommit sqlite3_get_autocommit
+#define P_HAS_ISEXPLAIN 1
+#else
+#define P_HAS_ISEXPLAIN (p_stmt_isexplain != NULL)
 #define p_prepare_v3 ((prepare_v3_fn)table[F_PREPARE_V3])
 #define p_step ((stmt_fn)table[F_STEP])
 #define p_reset ((stmt_fn)table[F_RESET])
@@ -91,6 +126,7 @@ static void *table[F_COUNT];
 #define p_stmt_readonly ((stmt_fn)table[F_STMT_READONLY])
 #define p_stmt_isexplain ((stmt_fn)table[F_STMT_ISEXPLAIN]) /* NULL below SQLite 3.28: EXPLAIN then counts as what it explains */
 #define p_get_autocommit ((db_fn)table[F_GET_AUTOCOMMIT])
+#endif
 
 /*
  * Stores the SQLite function pointers (count of them, in the order of the enum above). Returns 0 on
@@ -108,6 +144,11 @@ PANLITE_EXPORT int panlite_init(void *const *functions, int count) {
             return -1;
         }
     }
+#ifdef PANLITE_LINKED
+    if (functions[F_STEP] != (void *)sqlite3_step) { /* not this library's functions: its calls stay its own */
+        return -2;
+    }
+#endif
     if (table[F_PREPARE_V3]) {
         for (int i = 0; i < F_COUNT; i++) {
             if (table[i] != functions[i]) {
@@ -165,7 +206,7 @@ PANLITE_EXPORT int panlite_exec_no_args(sqlite3 *db, const char *sql, int len, i
             at = next > at ? next : end; /* never loop on a tail that did not move */
             continue;
         }
-        if (stop_at_writes && !p_stmt_readonly(stmt) && !(p_stmt_isexplain && p_stmt_isexplain(stmt))
+        if (stop_at_writes && !p_stmt_readonly(stmt) && !(P_HAS_ISEXPLAIN && p_stmt_isexplain(stmt))
                 && p_get_autocommit(db)) {
             *out_stmt = stmt;
             *out_tail = (int)(next - sql);
@@ -197,13 +238,34 @@ PANLITE_EXPORT int panlite_exec_no_args(sqlite3 *db, const char *sql, int len, i
 /*
  * Copies one row of stmt (cols columns) into slot `row` of the batch: types[row*cols + c] is the
  * storage class, cells[...] the INTEGER value, the FLOAT's bits, or for TEXT and BLOB
- * (offset << 32 | length) into heap; NULL leaves 0. Each column is read through sqlite3_column_value
+ * (offset << 32 | length) into heap, a TEXT's with PANLITE_ASCII when it is all ASCII; NULL leaves 0. Each column is read through sqlite3_column_value
  * (its type, then the value: what sqlite3_column_type and sqlite3_column_int64 / _double / _text /
  * _blob / _bytes return, in one look-up of the column instead of two, 20% less per row: experiment
  * 050). Text is read as UTF-8; the type is read before the value, as SQLite documents. Returns 0, or
  * -1 when a text or blob is longer than value_limit or the heap has no room for the row (nothing of
  * it is kept: *heap_used is unchanged).
  */
+/*
+ * Set in a TEXT's cell when every byte is ASCII: Java then makes its String from the bytes as they
+ * are, without decoding UTF-8, which for short text costs several times the copy (experiment 051).
+ * A hint: without it (the pure-Java fallback never sets it) the text is decoded, to the same String.
+ */
+#define PANLITE_ASCII ((i64)1 << 31)
+
+static int is_ascii(const unsigned char *p, int n) {
+    unsigned long long any = 0;
+    int i = 0;
+    for (; i + 8 <= n; i += 8) {
+        unsigned long long w;
+        memcpy(&w, p + i, sizeof w);
+        any |= w;
+    }
+    for (; i < n; i++) {
+        any |= p[i];
+    }
+    return (any & 0x8080808080808080ULL) == 0;
+}
+
 static int copy_row(sqlite3_stmt *stmt, int cols, int row, int value_limit, unsigned char *types, i64 *cells,
                     unsigned char *heap, int heap_cap, int *heap_used) {
     int used = *heap_used;
@@ -236,6 +298,9 @@ static int copy_row(sqlite3_stmt *stmt, int cols, int row, int value_limit, unsi
                 memcpy(heap + used, p, (size_t)n);
             }
             v[c] = ((i64)used << 32) | (i64)n;
+            if (type == PANLITE_SQLITE_TEXT && is_ascii(heap + used, n)) {
+                v[c] |= PANLITE_ASCII;
+            }
             used += n;
             break;
         }
@@ -341,7 +406,11 @@ PANLITE_EXPORT int panlite_run_batch(sqlite3_stmt *stmt, int width, int rows, co
             case 5: {
                 int offset = (int)(v[i] >> 32);
                 int n = (int)(v[i] & 0xffffffff);
-                rc = (k[i] == 4 ? p_bind_text : p_bind_blob)(stmt, i + 1, heap + offset, n, PANLITE_SQLITE_TRANSIENT);
+                if (k[i] == 4) {
+                    rc = p_bind_text(stmt, i + 1, (const char *)(heap + offset), n, PANLITE_SQLITE_TRANSIENT);
+                } else {
+                    rc = p_bind_blob(stmt, i + 1, heap + offset, n, PANLITE_SQLITE_TRANSIENT);
+                }
                 break;
             }
             default:

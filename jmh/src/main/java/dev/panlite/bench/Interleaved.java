@@ -17,7 +17,7 @@ import org.openjdk.jmh.infra.Blackhole;
  * run from Java (its package-private switch {@code JdbcStatement.batching} turned off by reflection
  * for that variant's blocks only). Each round runs every variant once, in a shuffled order, for
  * about {@code blockMillis}; per block it records wall time and the thread's CPU time per operation.
- * Optionally runs the C floor ({@code floor} path and workloads) after each round. Prints per-round
+ * Optionally runs the C floor (jmh/floor, its CPU time) after each round. Prints per-round
  * numbers and medians.
  *
  * <pre>java --enable-native-access=ALL-UNNAMED -cp jmh/target/benchmarks.jar dev.panlite.bench.Interleaved
@@ -96,15 +96,16 @@ public final class Interleaved {
             if (round >= 0) {
                 System.out.println("round " + round + " done");
                 if (floor != null) {
-                    Process p = new ProcessBuilder(floor, "-nomutex", "-cached", "-w", "1", "-i", "1", "-t", "0.5",
-                            "pointPrepared", "rows1000", "batchInsert100Tx").redirectErrorStream(true).start();
+                    // -cpu: the floor's CPU time, to set beside the drivers' thread CPU time (jmh/floor)
+                    Process p = new ProcessBuilder(floor, "-nomutex", "-cached", "-cpu", "-w", "1", "-i", "1", "-t", "0.5",
+                            "pointPrepared", "rows1000", "wideRow", "batchInsert100Tx").redirectErrorStream(true).start();
                     String out = new String(p.getInputStream().readAllBytes());
                     p.waitFor();
                     for (String line : out.split("\n")) {
                         if (!line.startsWith("#") && !line.isBlank()) {
                             String[] f = line.trim().split("\\s+");
                             results.computeIfAbsent(f[0] + " floor", k -> new ArrayList<>())
-                                    .add(new double[] {Double.parseDouble(f[1]), Double.NaN});
+                                    .add(new double[] {Double.NaN, Double.parseDouble(f[1])});
                         }
                     }
                 }
@@ -115,7 +116,7 @@ public final class Interleaved {
             StringBuilder walls = new StringBuilder();
             StringBuilder cpus = new StringBuilder();
             for (double[] r : e.getValue()) {
-                walls.append(Math.round(r[0])).append(' ');
+                walls.append(Double.isNaN(r[0]) ? "-" : Long.toString(Math.round(r[0]))).append(' ');
                 cpus.append(Double.isNaN(r[1]) ? "-" : Long.toString(Math.round(r[1]))).append(' ');
             }
             System.out.println("RESULT " + e.getKey() + " | wall " + walls.toString().trim() + " | cpu " + cpus.toString().trim());

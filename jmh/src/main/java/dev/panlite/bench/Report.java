@@ -57,6 +57,52 @@ public final class Report {
         }
     }
 
+    /**
+     * SQLite's own time per workload (ns/op) from {@code floor.txt} (jmh/floor, run by ./bench after JMH on the
+     * library Panlite ran on), or the reason it was not run; empty when the run has neither.
+     */
+    record Floor(Map<String, Double> nanos, String skipped) {
+        static Floor read(Path dir) throws IOException {
+            Map<String, Double> nanos = new LinkedHashMap<>();
+            Path txt = dir.resolve("floor.txt");
+            if (Files.exists(txt)) {
+                for (String line : Files.readAllLines(txt, StandardCharsets.UTF_8)) {
+                    String[] f = line.trim().split("\\s+");
+                    if (!line.startsWith("#") && f.length > 2 && f[2].equals("±")) {
+                        nanos.put(f[0], Double.parseDouble(f[1]));
+                    }
+                }
+            }
+            Path skipped = dir.resolve("floor-skipped.txt");
+            return new Floor(nanos, Files.exists(skipped) ? Files.readString(skipped).strip() : null);
+        }
+
+        /** The floor of a row's workload, for the default Panlite row only; NaN when there is none. */
+        double of(Row r) {
+            Double ns = r.isVariant() ? null : nanos.get(r.workload);
+            return ns == null ? Double.NaN : ns;
+        }
+
+        /** Panlite's time over the floor. */
+        double ratio(Row r) {
+            double f = of(r);
+            return Double.isNaN(f) || r.panlite == null ? Double.NaN : nanosPerOp(r.panlite) / f;
+        }
+
+        boolean any() {
+            return !nanos.isEmpty();
+        }
+    }
+
+    static double nanosPerOp(Result r) {
+        return switch (r.unit) {
+            case "us/op" -> r.score * 1e3;
+            case "ms/op" -> r.score * 1e6;
+            case "s/op" -> r.score * 1e9;
+            default -> r.score;
+        };
+    }
+
     public static void main(String[] args) throws IOException {
         Path dir = null, latest = null;
         String mode = null;
@@ -100,17 +146,18 @@ public final class Report {
         for (Result r : results) if (r.driver == null) others.add(r);
         results.removeAll(others);
         List<Row> rows = rows(results);
+        Floor floor = Floor.read(dir);
         String title = "Panlite vs xerial sqlite-jdbc — " + dir.getFileName();
 
         System.out.println();
         System.out.println(title);
-        System.out.println(console(rows));
+        System.out.println(console(rows, floor));
         if (!others.isEmpty()) {
             System.out.println("Other benchmarks (no driver param):");
             System.out.println(consoleOthers(others));
         }
 
-        String md = markdown(title, mode, env, rows, others, raw);
+        String md = markdown(title, mode, env, rows, floor, others, raw);
         String svg = svg(rows, dir.getFileName() + " · " + env.getProperty("cpu", "") + " · " + env.getProperty("cores", "?")
                 + " cores · " + mode);
         Files.writeString(dir.resolve("results.md"), md, StandardCharsets.UTF_8);
@@ -178,9 +225,20 @@ public final class Report {
     // ------------------------------------------------------------------ text
 
     private static final String[] HEAD = {"workload", "variant", "xerial", "panlite", "ratio p/x", "xerial B/op", "panlite B/op"};
+    private static final String[] FLOOR_HEAD = {"C floor", "p/floor"};
 
-    private static String[] cells(Row r) {
-        return new String[] {
+    private static String[] head(Floor floor) {
+        return floor.any() ? concat(HEAD, FLOOR_HEAD) : HEAD;
+    }
+
+    private static String[] concat(String[] a, String[] b) {
+        String[] c = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, c, a.length, b.length);
+        return c;
+    }
+
+    private static String[] cells(Row r, Floor floor) {
+        String[] c = {
             r.workload, r.variant.replace("panlite-", "").replace("panlite", "default"),
             time(r.xerial), time(r.panlite),
             Double.isNaN(r.ratio()) ? "—"
@@ -188,13 +246,20 @@ public final class Report {
                     : String.format(Locale.ROOT, "%.2f ± %.2f", r.ratio(), r.ratioError()),
             bytes(r.xerial), bytes(r.panlite)
         };
+        if (!floor.any()) return c;
+        double f = floor.of(r);
+        return concat(c, new String[] {
+            Double.isNaN(f) ? "" : fmt(f) + " ns",
+            Double.isNaN(floor.ratio(r)) ? "" : String.format(Locale.ROOT, "%.2f", floor.ratio(r))
+        });
     }
 
-    static String console(List<Row> rows) {
+    static String console(List<Row> rows, Floor floor) {
         List<String[]> lines = new ArrayList<>();
-        lines.add(HEAD);
-        for (Row r : rows) lines.add(cells(r));
-        int[] w = new int[HEAD.length];
+        String[] head = head(floor);
+        lines.add(head);
+        for (Row r : rows) lines.add(cells(r, floor));
+        int[] w = new int[head.length];
         for (String[] l : lines) for (int c = 0; c < l.length; c++) w[c] = Math.max(w[c], l[c].length());
         StringBuilder b = new StringBuilder();
         for (int n = 0; n < lines.size(); n++) {
@@ -224,7 +289,8 @@ public final class Report {
         return r.group + "." + r.method + (r.params.isEmpty() ? "" : " (" + r.params + ")");
     }
 
-    static String markdown(String title, String mode, Properties env, List<Row> rows, List<Result> others, List<?> raw) {
+    static String markdown(String title, String mode, Properties env, List<Row> rows, Floor floor, List<Result> others,
+            List<?> raw) {
         StringBuilder b = new StringBuilder();
         b.append("# ").append(title).append("\n\n");
         b.append("Mode: **").append(mode).append("**");
@@ -250,10 +316,11 @@ public final class Report {
         b.append("Times are JMH averages ± the 99.9% confidence half-width; **ratio = Panlite time / xerial time, lower is better** "
                 + "(below 1.00 Panlite is faster). B/op is `gc.alloc.rate.norm` (bytes allocated per op). A variant row compares that "
                 + "Panlite configuration with the same xerial run; `—` means not run or failed (see the JMH log).\n\n");
-        b.append("| ").append(String.join(" | ", HEAD)).append(" |\n");
-        b.append("|---|---|---:|---:|---:|---:|---:|\n");
+        String[] head = head(floor);
+        b.append("| ").append(String.join(" | ", head)).append(" |\n");
+        b.append("|---|---").append("|---:".repeat(head.length - 2)).append("|\n");
         for (Row r : rows) {
-            String[] c = cells(r);
+            String[] c = cells(r, floor);
             if (!r.isVariant()) c[0] = "**" + c[0] + "**";
             b.append("| ").append(String.join(" | ", c)).append(" |\n");
         }
@@ -268,8 +335,14 @@ public final class Report {
         }
         b.append("Variants: `nocache` = `stmt_cache_size=0`; `nohelper` = `-Dpanlite.helper=false` (pure-Java fallback for the fused "
                 + "native calls); `uncachedtx` = `cache_tx_statements=false`.\n\n");
-        b.append("SQLite's own cost is the floor: Panlite may run on a different SQLite than the one xerial bundles. "
-                + "Measure `shared/floor` (`make && ./floor -nomemstatus`) in the same minutes before reading a ratio as driver overhead.\n");
+        if (floor.any()) {
+            b.append("**C floor**: SQLite's own time for the workload (`jmh/floor`, the same SQL and data in C, every statement "
+                    + "prepared once), run by `./bench` right after JMH on the very library Panlite ran on; **p/floor** = Panlite's "
+                    + "time / the floor: what the driver adds to SQLite. The floor's raw output is `floor.txt`.\n");
+        } else {
+            b.append("No C floor in this run").append(floor.skipped() == null ? "" : " (" + floor.skipped() + ")")
+                    .append(": SQLite's own cost, `jmh/floor`, is what a ratio to SQLite must be measured against.\n");
+        }
         return b.toString();
     }
 

@@ -81,6 +81,13 @@ public final class RowBatch {
         failure = null;
     }
 
+    /** No row held, and the statement is on a row to read in place (a first step whose row was not copied). */
+    void inPlace() {
+        rows = 0;
+        end = PENDING;
+        failure = null;
+    }
+
     /** A fill that could not run: no rows, and the error follows at once. */
     void refuse() {
         rows = 0;
@@ -143,20 +150,28 @@ public final class RowBatch {
     public byte[] bytes(int row, int column) throws SQLException {
         long v = slice(row, column);
         int offset = (int) (v >>> 32);
-        return Arrays.copyOfRange(heap, offset, offset + (int) v);
+        return Arrays.copyOfRange(heap, offset, offset + (int) (v & RowBuffer.LENGTH_MASK));
     }
 
-    /** A TEXT value as a String, decoded as sqlite3_column_text's bytes are. */
+    /**
+     * A TEXT value as a String, decoded as sqlite3_column_text's bytes are. Text the fill found to be
+     * all ASCII is taken byte for byte (each byte is its char), which is what decoding it as UTF-8
+     * gives, for a fraction of the cost.
+     */
+    @SuppressWarnings("deprecation") // String(byte[], int hibyte, int, int): the one copy without a decoder
     public String text(int row, int column) throws SQLException {
         long v = slice(row, column);
-        return new String(heap, (int) (v >>> 32), (int) v, StandardCharsets.UTF_8);
+        int offset = (int) (v >>> 32);
+        int length = (int) (v & RowBuffer.LENGTH_MASK);
+        return (v & RowBuffer.ASCII) != 0 ? new String(heap, 0, offset, length)
+                : new String(heap, offset, length, StandardCharsets.UTF_8);
     }
 
     /** The heap offset and length of a text or blob, checked against the heap it will be read from. */
     private long slice(int row, int column) throws SQLException {
         long v = cells[at(row, column)];
         int offset = (int) (v >>> 32);
-        int length = (int) v;
+        int length = (int) (v & RowBuffer.LENGTH_MASK);
         if (length < 0 || offset < 0 || offset > heap.length - length) {
             throw movedMeanwhile();
         }

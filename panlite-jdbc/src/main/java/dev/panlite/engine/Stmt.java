@@ -136,6 +136,21 @@ public final class Stmt {
      * SQLITE_BUSY retried in Java).
      */
     public int step() {
+        return step(false);
+    }
+
+    /**
+     * {@link #step()} that also copies the row it lands on into {@link #rowBatch()}, in the same
+     * downcall: a query's first step, whose reader then makes no downcall for that row's values
+     * (experiment 051). {@link RowBatch#rows()} is 1 when the row was copied; 0 with
+     * {@link RowBatch#PENDING} when it was not (a value over the limit, a schema change that reshaped
+     * the result, or SQLITE_BUSY waited out by plain steps): the reader then reads it in place.
+     */
+    public int stepCopying() {
+        return step(true);
+    }
+
+    private int step(boolean copy) {
         assert db.isLockedByMe();
         if (running > 0 || handle == 0) {
             return Sqlite.MISUSE;
@@ -145,7 +160,7 @@ public final class Stmt {
         int calls = db.scratch().callbacks().calls();
         running++;
         try {
-            int rc = first ? db.writeAccess().firstStep(this) : Sqlite.step(handle);
+            int rc = first ? db.writeAccess().firstStep(this, copy) : copy ? stepAndCopy() : Sqlite.step(handle);
             return db.callbackFailed() ? Sqlite.ERROR : rc; // a collation threw: Database.error reports it
         } finally {
             if (db.scratch().callbacks().calls() != calls) {
@@ -228,6 +243,29 @@ public final class Stmt {
                 callsBack = true;
             }
             idle();
+        }
+    }
+
+    /**
+     * One step and a copy of the row it lands on, in one downcall (lock held, running); the column
+     * count is read again, as after any first step. A step that re-prepared the statement with
+     * another number of columns (a schema change under SELECT *) leaves its row in place.
+     */
+    int stepAndCopy() {
+        int interrupts = db.interrupts().count();
+        dev.panlite.ffi.RowBuffer buffer = db.scratch().holdRows();
+        try {
+            int copied = columnCount;
+            int rc = Fused.fillRows(handle, copied, false, 1, buffer);
+            refreshColumnCount(); // as after any first step
+            if (columnCount != copied) {
+                rowBatch().inPlace();
+            } else {
+                rowBatch().take(buffer, copied, rc, interrupts);
+            }
+            return rc;
+        } finally {
+            db.scratch().releaseRows();
         }
     }
 

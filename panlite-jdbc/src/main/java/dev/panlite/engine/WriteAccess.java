@@ -203,11 +203,12 @@ final class WriteAccess {
     // ------------------------------------------------------------------ statements
 
     /**
-     * The first sqlite3_step of an execution: an auto-commit writing statement queues for the gate
+     * The first sqlite3_step of an execution (with {@code copy}, and the copy of its row:
+     * {@link Stmt#stepCopying}): an auto-commit writing statement queues for the gate
      * first; SQLITE_BUSY is retried in Java where a retry is correct. A failure that is not SQLite's
      * comes back as SQLITE_BUSY with the exception left for {@link Database#error}.
      */
-    int firstStep(Stmt stmt) {
+    int firstStep(Stmt stmt, boolean copy) {
         pending = null;
         Object event = JfrEvents.statementStart();
         long started = EngineStats.executionStart();
@@ -221,10 +222,13 @@ final class WriteAccess {
             }
             holder = stmt;
         }
-        int rc = Sqlite.step(stmt.handle);
+        int rc = copy ? stmt.stepAndCopy() : Sqlite.step(stmt.handle);
         if ((rc & 0xff) == Sqlite.BUSY) {
             long h = stmt.handle;
             Sqlite.reset(h);
+            if (copy) {
+                stmt.rowBatch().inPlace(); // the retries below are plain steps: their row is read in place
+            }
             rc = retryBusy(rc, stmt.sql, stmt.isCommit(), () -> {
                 int again = Sqlite.step(h);
                 if ((again & 0xff) == Sqlite.BUSY) {

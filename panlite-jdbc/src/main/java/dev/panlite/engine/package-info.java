@@ -32,11 +32,13 @@
  *     from another thread interrupts the running statement and then takes the lock, so memory is
  *     freed only when no thread is inside SQLite on that connection.
  * <li><b>Rows read ahead are Java memory; no getter needs the lock.</b> {@code Stmt.fill} (lock held,
- *     the statement marked running) steps up to N rows in one downcall into the connection's native
+ *     the statement marked running; a query's first step, {@code Stmt.stepCopying}, is such a fill of
+ *     one row) steps up to N rows in one downcall into the connection's native
  *     {@code dev.panlite.ffi.RowBuffer} of the current nesting level, and copies them, before it
  *     returns, into the statement's {@link dev.panlite.engine.RowBatch}: per value its storage class and
  *     an integer, a double's bits, or the offset and length of its UTF-8 or blob bytes in a Java byte
- *     array. The native buffer belongs to the connection (freed with its arena, never while the lock is
+ *     array (a text's length word marked when every byte is ASCII: a hint, which only chooses how the
+ *     String is made, never which bytes are read). The native buffer belongs to the connection (freed with its arena, never while the lock is
  *     held elsewhere, never read outside this package and ffi); the row batch belongs to its
  *     {@code Stmt}, is refilled only by the one result set reading that statement, under the lock, and
  *     holds no pointer, so a getter reading it needs neither the lock nor an open handle: the worst a

@@ -11,7 +11,7 @@ import java.lang.foreign.MemorySegment;
  * Native memory where one downcall leaves a batch of rows ({@link Fused#fillRows}) or reads a batch
  * of parameter rows ({@link Fused#runBatch}): per cell a storage class (types) and an 8-byte value
  * (cells: an integer, a double's bits, or {@code offset << 32 | length} of text or blob bytes in the
- * heap). Fixed sizes, made once per connection and nesting level ({@link Scratch#holdRows}), freed
+ * heap, a text's length word marked {@link #ASCII} when it is all ASCII). Fixed sizes, made once per connection and nesting level ({@link Scratch#holdRows}), freed
  * with the connection; used only under the connection's lock, and copied into Java arrays before the
  * lock is released, so nothing outside this package ever reads it.
  *
@@ -26,6 +26,14 @@ public final class RowBuffer {
     public static final int HEAP_BYTES = 32 * 1024;
     /** A longer text or blob is read in place, never copied into a batch. */
     public static final int VALUE_LIMIT = 8 * 1024;
+    /**
+     * Set in a TEXT's cell (bit 31 of the length word) when every byte is ASCII, so its String is
+     * made without decoding UTF-8 (experiment 051). Only the native helper sets it; without it the
+     * bytes are decoded, to the same String.
+     */
+    public static final long ASCII = 1L << 31;
+    /** The length of a text or blob in its cell (the low word without {@link #ASCII}). */
+    public static final long LENGTH_MASK = 0x7fff_ffffL;
     /** Rows per chunk of a batch of writes (their counts and rowids). */
     public static final int BATCH_ROWS = 512;
 

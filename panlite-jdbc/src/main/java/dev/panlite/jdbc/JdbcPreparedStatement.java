@@ -82,17 +82,22 @@ public final class JdbcPreparedStatement extends JdbcStatement implements Prepar
         updateCount = -1;
         db.transactions().beforeExecute();
         int rc;
+        // A reader's first row is copied with its step, in one downcall (experiment 051); a writer's
+        // (RETURNING) first step stays plain: its rows are read as they come.
+        boolean copy = batching && !stmt.writes();
         ScheduledFuture<?> timer = armTimeout();
         try {
-            rc = stmt.step();
+            rc = copy ? stmt.stepCopying() : stmt.step();
         } finally {
             db.interrupts().disarm(timer);
         }
         if (rc != Sqlite.ROW && rc != Sqlite.DONE) {
             throw failed(rc);
         }
-        stmt.refreshColumnCount(); // the first step re-prepared it if the schema changed
-        result = new StmtResultSet(this, stmt, rc, false, maxRows);
+        if (!copy) {
+            stmt.refreshColumnCount(); // the first step re-prepared it if the schema changed (stepCopying reads it too)
+        }
+        result = new StmtResultSet(this, stmt, rc, copy, false, maxRows);
     }
 
     private SQLException failed(int rc) {

@@ -173,7 +173,7 @@ public class JdbcStatement implements Statement {
         }
         if (executed.query() != null) {
             firstResult = executed.query(); // asked only by executeUpdate: execute and executeQuery pay nothing
-            result = new StmtResultSet(this, executed.query(), executed.firstStep(), true, maxRows);
+            result = new StmtResultSet(this, executed.query(), executed.firstStep(), false, true, maxRows);
             if (SqlText.hasMoreSql(utf8, executed.tailOffset())) {
                 pendingSql = sql;
                 pendingUtf8 = utf8;

@@ -20,8 +20,8 @@ import java.util.concurrent.ScheduledFuture;
  * A result set reading a live SQLite statement. Rows are read ahead in batches ({@link RowBatch}):
  * one downcall, under the connection lock, steps up to N rows and copies their values into Java
  * arrays, and the getters read those with no lock and no downcall. N is the fetch size when one is
- * set; else the first row (which execute stepped to) is read in place, as a point query's row is
- * cheapest read, and the fills after it take 8, 32, then {@link RowBatch#DEFAULT_ROWS} rows; never
+ * set; else the first row is the one execute copied with its step ({@link Stmt#stepCopying}: a point
+ * query's whole row in one downcall), and the fills after it take 8, 32, then {@link RowBatch#DEFAULT_ROWS} rows; never
  * more than setMaxRows leaves, nor than the buffer holds. A row with a text or blob over the value limit, and every row when
  * {@code -Dpanlite.rowBatch=false}, is read in place: under the lock, straight from sqlite3_column_*.
  *
@@ -47,7 +47,12 @@ final class StmtResultSet extends AbstractResultSet {
     private int nextFill = SECOND_ROWS; // rows of the next fill when no fetch size is set
     private int interruptsSeen; // the connection's interrupt count the rows held are known to be clear of
 
-    StmtResultSet(JdbcStatement statement, Stmt stmt, int firstStep, boolean ownsStmt, long maxRows) {
+    /**
+     * {@code firstRowTaken}: the first step was {@link Stmt#stepCopying}, so the batch holds its row
+     * (or says it is to be read in place).
+     */
+    StmtResultSet(JdbcStatement statement, Stmt stmt, int firstStep, boolean firstRowTaken, boolean ownsStmt,
+            long maxRows) {
         super(statement, statement.connection.dates(), maxRows);
         this.connection = statement.connection;
         this.db = connection.db;
@@ -57,9 +62,14 @@ final class StmtResultSet extends AbstractResultSet {
         this.fetchSize = statement.fetchSize;
         if (JdbcStatement.batching) {
             batch = stmt.rowBatch();
-            batch.clear();
-            follow = firstStep == Sqlite.ROW ? RowBatch.PENDING : RowBatch.DONE;
-            interruptsSeen = db.interrupts().count(); // a cancel from now on is one the rows held must answer for
+            if (firstRowTaken && firstStep == Sqlite.ROW) {
+                follow = batch.end(); // MORE: the row is held; PENDING: it is read in place
+                interruptsSeen = batch.interruptsAtFill();
+            } else {
+                batch.clear();
+                follow = firstStep == Sqlite.ROW ? RowBatch.PENDING : RowBatch.DONE;
+                interruptsSeen = db.interrupts().count(); // a cancel from now on is one the rows held must answer for
+            }
         } else {
             batch = null;
         }

@@ -176,6 +176,92 @@ class RowBatchTest {
         }
     }
 
+    /**
+     * executeQuery copies its first row with its step (Stmt.stepCopying): reading that row needs
+     * neither the connection's lock nor SQLite, so it is read while another thread holds the
+     * connection inside a step (a function waiting on a latch). Read in place, it would wait for
+     * that step to end, which it never does before the read: the guard below fails instead of hanging.
+     */
+    @Test
+    void aQuerysFirstRowIsReadWithoutTheConnection() throws Exception {
+        try (Connection c = open()) {
+            TestDb.exec(c, "CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT)", "INSERT INTO t VALUES (7, 'seven')");
+            java.util.concurrent.CountDownLatch inside = new java.util.concurrent.CountDownLatch(1);
+            java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+            c.unwrap(PanliteConnection.class).createFunction("hold", 0, false, args -> {
+                inside.countDown();
+                release.await();
+                return 1;
+            });
+            try (PreparedStatement ps = c.prepareStatement("SELECT id, name FROM t WHERE id = ?")) {
+                ps.setInt(1, 7);
+                ResultSet rs = ps.executeQuery();
+                Thread holder = new Thread(() -> {
+                    try (Statement s = c.createStatement()) {
+                        s.executeQuery("SELECT hold()").close();
+                    } catch (SQLException e) {
+                        throw new IllegalStateException(e);
+                    }
+                });
+                holder.start();
+                try {
+                    inside.await();
+                    org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(20), () -> {
+                        assertTrue(rs.next());
+                        assertEquals(7, rs.getInt(1));
+                        assertEquals("seven", rs.getString(2));
+                    }, "the first row waited for the connection");
+                } finally {
+                    release.countDown();
+                    holder.join();
+                }
+                rs.close();
+            }
+        }
+    }
+
+    /**
+     * The fill marks all-ASCII text so its String is made without a decoder (RowBuffer.ASCII): one
+     * byte of 0x80 or more anywhere, inside or after the 8-byte words the check reads, must send the
+     * text through UTF-8 decoding. Every length from 0 to 40, with one non-ASCII character at every
+     * place, and 0x7F (the last ASCII byte).
+     */
+    @Test
+    void textIsTheSameWhetherOrNotItIsAllAscii() throws SQLException {
+        try (Connection c = open()) {
+            TestDb.exec(c, "CREATE TABLE t(v TEXT)");
+            List<String> values = new ArrayList<>();
+            for (int n = 0; n <= 40; n++) {
+                values.add("a".repeat(n));
+                values.add("\u007f".repeat(n));
+                for (int at = 0; at < n; at++) {
+                    values.add("b".repeat(at) + (at % 2 == 0 ? "é" : "行") + "c".repeat(n - at - 1));
+                }
+            }
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO t(v) VALUES (?)")) {
+                for (String v : values) {
+                    ps.setString(1, v);
+                    ps.executeUpdate();
+                }
+            }
+            for (int fetch : new int[] {0, 7, 1000}) {
+                List<String> read = new ArrayList<>();
+                try (PreparedStatement ps = c.prepareStatement("SELECT v FROM t ORDER BY rowid")) {
+                    ps.setFetchSize(fetch);
+                    try (ResultSet rs = ps.executeQuery()) {
+                        while (rs.next()) {
+                            read.add(rs.getString(1));
+                        }
+                    }
+                }
+                assertEquals(values.size(), read.size(), "fetch size " + fetch);
+                for (int i = 0; i < values.size(); i++) {
+                    assertEquals(values.get(i), read.get(i), "fetch size " + fetch + ", value " + i);
+                }
+            }
+        }
+    }
+
     private static List<String> transcript(Connection c, String sql, int fetch) throws SQLException {
         List<String> out = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement(sql)) {
@@ -367,13 +453,15 @@ class RowBatchTest {
                     + "UNION ALL SELECT x + 1 FROM n WHERE x < 30) INSERT INTO t SELECT x, x FROM n");
             try (PreparedStatement ps = c.prepareStatement("SELECT id, v FROM t ORDER BY id")) {
                 ps.setFetchSize(10);
-                try (ResultSet rs = ps.executeQuery()) {
+                try (ResultSet rs = ps.executeQuery()) { // copies row 1 with its step
                     assertTrue(rs.next());
+                    assertTrue(rs.next()); // reads rows 2..11 ahead
                     TestDb.exec(c, "UPDATE t SET v = -v");
-                    int rows = 1;
+                    assertEquals(2, rs.getInt(2), "row 2 was read before the write");
+                    int rows = 2;
                     while (rs.next()) {
                         rows++;
-                        if (rows <= 10) {
+                        if (rows <= 11) {
                             assertEquals(rows, rs.getInt(2), "row " + rows + " was read before the write");
                         }
                     }
