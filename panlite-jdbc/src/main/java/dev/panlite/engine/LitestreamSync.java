@@ -115,7 +115,7 @@ final class LitestreamSync {
         } catch (TimeoutException e) {
             waitsCut++; // bounded on purpose: the writer goes on
         } catch (InterruptedException e) {
-            Thread.currentThread().interrupt(); // the writer's next wait or step reports it
+            Thread.currentThread().interrupt(); // the wait ends; the flag stays set for the caller to see
         } catch (ExecutionException e) {
             throw new IllegalStateException("a sync request never completes exceptionally", e);
         } finally {
