@@ -325,7 +325,8 @@ static int copy_row(sqlite3_stmt *stmt, int cols, int row, int value_limit, unsi
  *         (over value_limit, or no room left): the caller reads it in place.
  *   DONE  out[0] rows copied, then the statement finished.
  *   else  an error code from the step after the out[0] rows copied.
- * out[1] is the heap bytes used.
+ * out[1] is the heap bytes used; out[3] the statement's column count after the steps (a step that
+ * re-prepared it after a schema change may have changed it: the Java side checks it instead of asking).
  */
 PANLITE_EXPORT int panlite_fill_rows(sqlite3_stmt *stmt, int cols, int copy_current, int max_rows, int value_limit,
                                      unsigned char *types, i64 *cells, unsigned char *heap, int heap_cap,
@@ -356,6 +357,7 @@ PANLITE_EXPORT int panlite_fill_rows(sqlite3_stmt *stmt, int cols, int copy_curr
     out[0] = rows;
     out[1] = used;
     out[2] = pending;
+    out[3] = p_column_count(stmt);
     return rc;
 }
 
@@ -371,6 +373,7 @@ PANLITE_EXPORT int panlite_copy_current(sqlite3_stmt *stmt, int cols, int value_
     out[0] = fits;
     out[1] = fits ? used : 0;
     out[2] = !fits;
+    out[3] = p_column_count(stmt);
     return PANLITE_SQLITE_ROW;
 }
 

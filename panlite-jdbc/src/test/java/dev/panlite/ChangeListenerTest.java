@@ -71,8 +71,28 @@ class ChangeListenerTest {
         }
     }
 
+    /**
+     * A listener's exception does not stop the statement; it is logged as a warning, and logged by
+     * another thread than the one inside SQLite's hook (which holds the connection and may be a
+     * pinned virtual thread: a blocking log handler must not stall it, fuzz finding F27).
+     */
     @Test
-    void aThrowingListenerDoesNotStopTheStatement() throws SQLException {
+    void aThrowingListenerDoesNotStopTheStatementAndIsLoggedOffItsThread() throws Exception {
+        java.util.logging.Logger jul = java.util.logging.Logger.getLogger("dev.panlite.ffi.ChangeHooks");
+        java.util.concurrent.BlockingQueue<java.util.logging.LogRecord> logged = new java.util.concurrent.LinkedBlockingQueue<>();
+        java.util.logging.Handler handler = new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord r) {
+                logged.add(r);
+            }
+
+            @Override
+            public void flush() {}
+
+            @Override
+            public void close() {}
+        };
+        jul.addHandler(handler);
         try (Connection c = TestDb.open(dir)) {
             TestDb.exec(c, "CREATE TABLE t(v)");
             c.unwrap(PanliteConnection.class).addChangeListener(new ChangeListener() {
@@ -86,6 +106,14 @@ class ChangeListenerTest {
                 assertTrue(rs.next());
                 assertEquals(2, rs.getInt(1));
             }
+            java.util.logging.LogRecord r = logged.poll(30, java.util.concurrent.TimeUnit.SECONDS); // a guard, not a timing
+            assertTrue(r != null, "the listener's failure was not logged");
+            assertEquals(java.util.logging.Level.WARNING, r.getLevel());
+            assertEquals("listener bug", r.getThrown().getMessage());
+            assertTrue(r.getLongThreadID() != Thread.currentThread().threadId(),
+                    "logged on the thread inside SQLite's hook");
+        } finally {
+            jul.removeHandler(handler);
         }
     }
 

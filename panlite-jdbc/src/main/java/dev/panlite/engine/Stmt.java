@@ -257,7 +257,7 @@ public final class Stmt {
         try {
             int copied = columnCount;
             int rc = Fused.fillRows(handle, copied, false, 1, buffer);
-            refreshColumnCount(); // as after any first step
+            columnCount = buffer.columnCount(); // as after any first step (refreshColumnCount), read by the same downcall
             if (columnCount != copied) {
                 rowBatch().inPlace();
             } else {

@@ -63,7 +63,8 @@ public final class ChangeHooks {
 
     /**
      * The upcall targets. An exception must not travel back into C (the JVM would stop), and the
-     * hooks have no way to fail a statement: a receiver's exception is logged as a warning.
+     * hooks have no way to fail a statement: a receiver's exception is logged as a warning, by
+     * another thread (UpcallWarnings).
      */
     private record Stubs(Callbacks callbacks, Receiver receiver) {
         private static final int UPDATE_HOOK = 0;
@@ -114,14 +115,9 @@ public final class ChangeHooks {
             }
         }
 
-        /** Never throws. */
+        /** Never throws or blocks: logged off SQLite's stack (UpcallWarnings). */
         private static void warn(Throwable t) {
-            try {
-                System.getLogger(ChangeHooks.class.getName()).log(System.Logger.Level.WARNING,
-                        "A Panlite change listener threw; the statement went on", t);
-            } catch (Throwable loggingFailed) {
-                // logging itself failed: nothing else can be done from inside SQLite's callback
-            }
+            UpcallWarnings.warn(ChangeHooks.class, "A Panlite change listener threw; the statement went on", t);
         }
     }
 }

@@ -151,6 +151,7 @@ public final class Fused {
         buffer.out.set(JAVA_INT, 0, rows);
         buffer.out.set(JAVA_INT, 4, used);
         buffer.out.set(JAVA_INT, 8, pending);
+        buffer.out.set(JAVA_INT, 12, Sqlite.columnCount(stmt));
         return rc;
     }
 

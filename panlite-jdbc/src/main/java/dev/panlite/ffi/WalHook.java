@@ -80,14 +80,9 @@ public final class WalHook {
             return Sqlite.OK; // a checkpoint that failed does not fail the commit (nor does SQLite's own)
         }
 
-        /** Never throws. */
+        /** Never throws or blocks: logged off SQLite's stack (UpcallWarnings). */
         private static void warn(Throwable t) {
-            try {
-                System.getLogger(WalHook.class.getName()).log(System.Logger.Level.WARNING,
-                        "Panlite's WAL hook failed; the commit stands", t);
-            } catch (Throwable loggingFailed) {
-                // nothing else can be done from inside SQLite's callback
-            }
+            UpcallWarnings.warn(WalHook.class, "Panlite's WAL hook failed; the commit stands", t);
         }
     }
 }
