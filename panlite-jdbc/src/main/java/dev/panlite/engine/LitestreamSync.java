@@ -110,6 +110,7 @@ final class LitestreamSync {
             return;
         }
         long start = System.nanoTime();
+        waits++; // counted as it starts: a test can tell that a writer is waiting
         try {
             request.get(MAX_WAIT_MILLIS, TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
@@ -119,7 +120,6 @@ final class LitestreamSync {
         } catch (ExecutionException e) {
             throw new IllegalStateException("a sync request never completes exceptionally", e);
         } finally {
-            waits++;
             waitedNanos += System.nanoTime() - start;
         }
     }
