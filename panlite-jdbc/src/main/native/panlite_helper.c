@@ -178,8 +178,9 @@ PANLITE_EXPORT int panlite_reset_clear(sqlite3_stmt *stmt) {
  * byte offset from sql where the rest of the text starts. When no statement is a query, all run and
  * the result is DONE with *out_stmt == NULL and *out_tail == len. On an error the failing statement
  * is finalized (which keeps the error readable on db), *out_stmt == NULL, and the error code is
- * returned; *out_tail is -1 when the error came from prepare (a grammar or schema error: the caller
- * reports it as such), else where the rest of the text starts. Text holding only whitespace or comments prepares to a NULL statement and is skipped.
+ * returned; *out_tail is negative when the error came from prepare (a grammar or schema error, or a
+ * lock met loading the schema): -1 - the offset where that statement starts; else where the rest of
+ * the text starts. Text holding only whitespace or comments prepares to a NULL statement and is skipped.
  *
  * With stop_at_writes, a statement that writes the database (sqlite3_stmt_readonly false, not an
  * EXPLAIN) met in auto-commit mode is not stepped: it comes back prepared in *out_stmt with
@@ -199,7 +200,7 @@ PANLITE_EXPORT int panlite_exec_no_args(sqlite3 *db, const char *sql, int len, i
                 p_finalize(stmt);
             }
             *out_stmt = NULL;
-            *out_tail = -1; /* failed while preparing */
+            *out_tail = -1 - (int)(at - sql); /* failed while preparing the statement at `at` */
             return rc;
         }
         if (!stmt) { /* only whitespace or a comment was left */

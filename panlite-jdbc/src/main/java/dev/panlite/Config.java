@@ -513,7 +513,9 @@ public final class Config {
         return new EngineConfig(filename, resource, openFlags, readOnlyOpen, busyTimeoutMillis, loadExtensions(),
                 pragmas, legacyPragmas, keyPragma, limits, transactionMode.beginSql(),
                 transactionMode == TransactionMode.DEFERRED, stmtCacheSize, cacheTxStatements, leakWarning,
-                walAutocheckpoint, walSizeMark, toString());
+                walAutocheckpoint, walSizeMark, isSet(Setting.LITESTREAM_SOCKET) ? value(Setting.LITESTREAM_SOCKET) : null,
+                Integer.parseInt(value(Setting.LITESTREAM_SYNC_PAGES)), Integer.parseInt(value(Setting.LITESTREAM_WAIT_PAGES)),
+                Integer.parseInt(value(Setting.SETLK_TIMEOUT)), toString());
     }
 
     /** Whether the URL or Properties gave this setting. */

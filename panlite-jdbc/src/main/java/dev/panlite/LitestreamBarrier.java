@@ -1,14 +1,7 @@
 package dev.panlite;
 
-import java.io.ByteArrayOutputStream;
+import dev.panlite.engine.LitestreamControl;
 import java.io.IOException;
-import java.net.StandardProtocolFamily;
-import java.net.UnixDomainSocketAddress;
-import java.nio.ByteBuffer;
-import java.nio.channels.SelectionKey;
-import java.nio.channels.Selector;
-import java.nio.channels.SocketChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.sql.SQLTimeoutException;
@@ -48,18 +41,15 @@ public final class LitestreamBarrier {
      */
     public Position await(Path database, Duration timeout) throws SQLException {
         long seconds = Math.max(1, (timeout.toMillis() + 999) / 1000);
-        String body = "{\"path\":" + json(database.toAbsolutePath().toString()) + ",\"wait\":true,\"timeout\":" + seconds + "}";
-        String request = "POST /sync HTTP/1.1\r\nHost: litestream\r\nContent-Type: application/json\r\nContent-Length: "
-                + body.getBytes(StandardCharsets.UTF_8).length + "\r\nConnection: close\r\n\r\n" + body;
         long deadline = System.nanoTime() + timeout.toNanos() + 1_000_000_000L; // Litestream's own timeout ends first
         String response;
         try {
-            response = exchange(request, deadline);
+            response = LitestreamControl.post(socket, "/sync", LitestreamControl.syncBody(database, true, seconds), deadline);
         } catch (IOException e) {
             throw new SQLException("Litestream's control socket " + socket + " did not answer: " + e.getMessage()
                     + " (is litestream replicate running with socket.enabled: true?)", "08001", e);
         }
-        int code = statusCode(response);
+        int code = LitestreamControl.statusCode(response);
         String json = response.substring(Math.max(0, response.indexOf("\r\n\r\n")));
         String status = null;
         String error = null;
@@ -85,68 +75,5 @@ public final class LitestreamBarrier {
                     + replicated, "08006");
         }
         return new Position(status, txid, replicated);
-    }
-
-    private String exchange(String request, long deadline) throws IOException, SQLTimeoutException {
-        try (SocketChannel channel = SocketChannel.open(StandardProtocolFamily.UNIX); Selector selector = Selector.open()) {
-            channel.connect(UnixDomainSocketAddress.of(socket));
-            channel.configureBlocking(false);
-            ByteBuffer out = ByteBuffer.wrap(request.getBytes(StandardCharsets.UTF_8));
-            while (out.hasRemaining()) {
-                channel.write(out);
-                if (out.hasRemaining()) {
-                    wait(channel, selector, SelectionKey.OP_WRITE, deadline);
-                }
-            }
-            ByteArrayOutputStream in = new ByteArrayOutputStream();
-            ByteBuffer buffer = ByteBuffer.allocate(4096);
-            while (true) {
-                int n = channel.read(buffer);
-                if (n < 0) {
-                    return in.toString(StandardCharsets.UTF_8);
-                }
-                if (n == 0) {
-                    wait(channel, selector, SelectionKey.OP_READ, deadline);
-                    continue;
-                }
-                in.write(buffer.array(), 0, buffer.position());
-                buffer.clear();
-            }
-        }
-    }
-
-    private void wait(SocketChannel channel, Selector selector, int op, long deadline) throws IOException, SQLTimeoutException {
-        long left = deadline - System.nanoTime();
-        if (left <= 0) {
-            throw new SQLTimeoutException("Litestream's control socket " + socket + " did not answer in time", "HYT00");
-        }
-        SelectionKey key = channel.register(selector, op);
-        selector.select(Math.max(1, left / 1_000_000));
-        key.cancel();
-        selector.selectNow();
-    }
-
-    private static int statusCode(String response) {
-        // "HTTP/1.1 200 OK"
-        String[] first = response.lines().findFirst().orElse("").split(" ");
-        try {
-            return first.length > 1 ? Integer.parseInt(first[1]) : -1;
-        } catch (NumberFormatException e) {
-            return -1;
-        }
-    }
-
-    private static String json(String s) {
-        StringBuilder b = new StringBuilder("\"");
-        for (char c : s.toCharArray()) {
-            if (c == '"' || c == '\\') {
-                b.append('\\').append(c);
-            } else if (c < 0x20) {
-                b.append(String.format("\\u%04x", (int) c));
-            } else {
-                b.append(c);
-            }
-        }
-        return b.append('"').toString();
     }
 }

@@ -604,6 +604,46 @@ public class PanliteDataSource implements DataSource {
         set(Setting.WAL_SIZE_MARK, value);
     }
 
+    /** @see Setting#SETLK_TIMEOUT */
+    public String getSetlkTimeout() {
+        return get(Setting.SETLK_TIMEOUT);
+    }
+
+    /** @see Setting#SETLK_TIMEOUT */
+    public void setSetlkTimeout(String value) {
+        set(Setting.SETLK_TIMEOUT, value);
+    }
+
+    /** @see Setting#LITESTREAM_SOCKET */
+    public String getLitestreamSocket() {
+        return get(Setting.LITESTREAM_SOCKET);
+    }
+
+    /** @see Setting#LITESTREAM_SOCKET */
+    public void setLitestreamSocket(String value) {
+        set(Setting.LITESTREAM_SOCKET, value);
+    }
+
+    /** @see Setting#LITESTREAM_SYNC_PAGES */
+    public String getLitestreamSyncPages() {
+        return get(Setting.LITESTREAM_SYNC_PAGES);
+    }
+
+    /** @see Setting#LITESTREAM_SYNC_PAGES */
+    public void setLitestreamSyncPages(String value) {
+        set(Setting.LITESTREAM_SYNC_PAGES, value);
+    }
+
+    /** @see Setting#LITESTREAM_WAIT_PAGES */
+    public String getLitestreamWaitPages() {
+        return get(Setting.LITESTREAM_WAIT_PAGES);
+    }
+
+    /** @see Setting#LITESTREAM_WAIT_PAGES */
+    public void setLitestreamWaitPages(String value) {
+        set(Setting.LITESTREAM_WAIT_PAGES, value);
+    }
+
     /** @see Setting#CACHE_TX_STATEMENTS */
     public String getCacheTxStatements() {
         return get(Setting.CACHE_TX_STATEMENTS);

@@ -205,6 +205,25 @@ public enum Setting {
     WAL_SIZE_MARK("wal_size_mark", Use.DRIVER, Values.range(1, Integer.MAX_VALUE), "16384",
             "Pages in the WAL past which a commit records a dev.panlite.WalSize JFR event (once per crossing;"
                     + " 16384 pages is 64 MiB at the default 4 KiB page size)."),
+    SETLK_TIMEOUT("setlk_timeout", Use.DRIVER, Values.range(0, Integer.MAX_VALUE), "0",
+            "Experimental (docs/experiments/041): SQLite's blocking locks, sqlite3_setlk_timeout in ms: SQLite then"
+                    + " waits inside the call, in the kernel, for a lock another process holds, rather than failing at"
+                    + " once to the driver's Java-side wait. Needs a SQLite built with SQLITE_ENABLE_SETLK_TIMEOUT"
+                    + " (the bundled one is not: tools/build-sqlite-setlk.sh builds one); refused where the library"
+                    + " cannot. 0: off."),
+    LITESTREAM_SOCKET("litestream_socket", Use.DRIVER, Values.text(), "",
+            "Litestream's control socket (its config's socket.path, with socket.enabled: true): a commit that"
+                    + " leaves the WAL past litestream_sync_pages asks Litestream, from a background thread, to sync"
+                    + " the database now, and Litestream's sync ends with its checkpoint; this bounds the WAL that"
+                    + " Litestream's read lock otherwise lets grow for a whole monitor-interval. Empty: off."),
+    LITESTREAM_SYNC_PAGES("litestream_sync_pages", Use.DRIVER, Values.range(1000, Integer.MAX_VALUE), "4096",
+            "With litestream_socket: pages in the WAL past which a commit asks Litestream to sync (at most one"
+                    + " request in flight per file, 20 ms apart at least); at least 1000, Litestream's own"
+                    + " min-checkpoint-page-count below which its sync does not checkpoint."),
+    LITESTREAM_WAIT_PAGES("litestream_wait_pages", Use.DRIVER, Values.range(1000, Integer.MAX_VALUE), "12288",
+            "With litestream_socket: pages in the WAL past which a writer that takes the write gate first waits"
+                    + " (at most 1 s) for the sync request in flight: back-pressure for a Litestream that falls behind"
+                    + " (12288 pages is 48 MiB at 4 KiB pages)."),
     LEAK_WARNING("leak_warning", Use.DRIVER, Values.bool(), "false",
             "Log a warning, with the stack where it was opened, when a connection nobody closed is"
                     + " closed by the garbage collector.");

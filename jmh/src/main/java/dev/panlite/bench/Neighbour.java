@@ -18,7 +18,8 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@code shell}: the sqlite3 shell with {@code .timeout 5000}, one INSERT every 100 ms, each
  *       timed ({@code .timer on}): how long a polling writer of another process waits;
  *   <li>{@code litestream}: {@code litestream replicate} to a file replica (the binary from
- *       {@code $LITESTREAM}, default {@code litestream} on the PATH).
+ *       {@code $LITESTREAM}, default {@code litestream} on the PATH), its control socket at
+ *       {@link #litestreamSocket} (a Panlite row names it as {@code litestream_socket={litestream.sock}}).
  * </ul>
  * Whatever the kind, the WAL's size is sampled every 50 ms. {@link #stop} ends the process and
  * returns {@code key=value} fields for the result line.
@@ -71,7 +72,8 @@ final class Neighbour {
             case "litestream" -> {
                 Path replica = file.resolveSibling("replica");
                 Path config = file.resolveSibling("litestream.yml");
-                Files.writeString(config, "logging:\n  level: trace\ndbs:\n  - path: " + file + "\n"
+                Files.writeString(config, "logging:\n  level: trace\nsocket:\n  enabled: true\n  path: " + litestreamSocket(file)
+                        + "\ndbs:\n  - path: " + file + "\n"
                         + System.getenv().getOrDefault("LITESTREAM_DB_SETTINGS", "    monitor-interval: 1s\n") + "    replica:\n      type: file\n      path: "
                         + replica + "\n");
                 yield new ProcessBuilder(System.getenv().getOrDefault("LITESTREAM", "litestream"), "replicate", "-config",
@@ -81,6 +83,11 @@ final class Neighbour {
         };
         Process p = pb == null ? null : pb.redirectErrorStream(true).start();
         return new Neighbour(kind, file, p);
+    }
+
+    /** Where the Litestream of {@code litestream} listens (its config's socket.path): beside the database. */
+    static Path litestreamSocket(Path file) {
+        return file.resolveSibling("litestream.sock");
     }
 
     private void read() {

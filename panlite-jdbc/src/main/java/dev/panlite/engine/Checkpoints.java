@@ -20,6 +20,9 @@ import java.sql.SQLException;
  * <p>The driver itself only ever runs PASSIVE checkpoints, which never wait and never block a
  * writer or a reader; RESTART and TRUNCATE run only when asked. A PRAGMA wal_autocheckpoint run as
  * SQL replaces the hook with SQLite's own autocheckpoint: checkpoints then go on without events.
+ *
+ * <p>With {@code litestream_socket} set, a commit that leaves the WAL past {@code litestream_sync_pages}
+ * also asks Litestream, in the background, to sync and so checkpoint ({@link LitestreamSync}).
  */
 final class Checkpoints implements WalHook.Receiver {
     static final int PASSIVE = 0;
@@ -31,19 +34,28 @@ final class Checkpoints implements WalHook.Receiver {
     private final WriteAccess writeAccess;
     private final int autocheckpoint; // pages; 0: none
     private final int sizeMark; // pages
+    private final LitestreamSync litestream; // litestream_socket: asks Litestream to sync past a mark; null: off
+    private final String description; // the connection's settings, for the warning below
     private boolean pastMark; // the last commit left the WAL past the mark (lock held: hooks run under it)
     private int lastFrames; // frames in the WAL at the last commit: fewer now means it restarted
     private int nextAttempt; // after a checkpoint stopped short, the next one waits for the WAL to reach this
 
-    Checkpoints(WriteAccess writeAccess, int autocheckpoint, int sizeMark) {
+    Checkpoints(WriteAccess writeAccess, EngineConfig config, String mainFile) {
         this.writeAccess = writeAccess;
-        this.autocheckpoint = autocheckpoint;
-        this.sizeMark = sizeMark;
+        this.autocheckpoint = config.walAutocheckpoint();
+        this.sizeMark = config.walSizeMark();
+        this.litestream = LitestreamSync.of(config.litestreamSocket(), mainFile, config.litestreamSyncPages(),
+                config.litestreamWaitPages());
+        writeAccess.limitWal(litestream);
+        this.description = config.description();
     }
 
     /** Puts the WAL hook on {@code db} (at open, lock held). Without sqlite3_wal_hook SQLite's autocheckpoint stays. */
     void install(Scratch scratch, long db) {
-        scratch.installWalHook(db, this);
+        if (!scratch.installWalHook(db, this) && litestream != null) {
+            SettingWarnings.once(description, "litestream_socket", "litestream_socket has no effect: the loaded SQLite ("
+                    + Sqlite.libversion() + ") has no sqlite3_wal_hook, which tells the driver the WAL's size");
+        }
     }
 
     static String modeName(int mode) {
@@ -66,6 +78,9 @@ final class Checkpoints implements WalHook.Receiver {
             nextAttempt = 0; // the WAL restarted: what stopped the last checkpoint is gone
         }
         lastFrames = frames;
+        if (litestream != null) {
+            litestream.walAt(frames);
+        }
         return autocheckpoint > 0 && frames >= autocheckpoint && frames >= nextAttempt;
     }
 

@@ -51,7 +51,7 @@ public final class Database {
         this.counts = EngineStats.opened();
         this.cache = config.stmtCacheSize() > 0 ? new StatementCache(config.stmtCacheSize(), counts) : null;
         this.writeAccess = new WriteAccess(this, Sqlite.mainFilename(db), config.busyTimeoutMillis());
-        this.checkpoints = new Checkpoints(writeAccess, config.walAutocheckpoint(), config.walSizeMark());
+        this.checkpoints = new Checkpoints(writeAccess, config, Sqlite.mainFilename(db));
         this.text = new TextExecution(this, cache);
         this.transactions = new Transactions(this, config);
         this.interrupts = new Interrupts(db, writeAccess);
@@ -106,6 +106,7 @@ public final class Database {
         // SQLite never sleeps inside a downcall: busy_timeout is honoured by the Java-side wait (WriteAccess)
         Sqlite.busyTimeout(db, 0);
         checkpoints.install(scratch, db); // the autocheckpoint, with JFR events (wal_autocheckpoint)
+        BlockingLocks.apply(this, config.setlkTimeoutMillis()); // setlk_timeout (experimental: 041)
         if (config.loadExtensions() && Sqlite.enableLoadExtension(db, true) != Sqlite.OK) {
             throw ResultCodes.exception(Sqlite.ERROR, "enable_load_extension: this SQLite build cannot load extensions",
                     null, ResultCodes.Phase.EXECUTE);
@@ -127,7 +128,7 @@ public final class Database {
     }
 
     /** Whether the single statement {@code sql} yields at least one row. Lock held. */
-    private boolean returnsRow(String sql) throws SQLException {
+    boolean returnsRow(String sql) throws SQLException {
         assert isLockedByMe();
         Stmt stmt = prepareNew(sql, false, 0);
         try {

@@ -25,12 +25,17 @@ import java.util.Map;
  * @param leakWarning an unclosed connection is logged with where it was opened
  * @param walAutocheckpoint pages in the WAL after a commit that start a PASSIVE checkpoint (0: none)
  * @param walSizeMark pages in the WAL past which a commit records a WalSize JFR event
+ * @param litestreamSocket Litestream's control socket, asked to sync when the WAL passes litestreamSyncPages; null: none
+ * @param litestreamSyncPages pages in the WAL past which a commit asks Litestream to sync (in the background)
+ * @param litestreamWaitPages pages in the WAL past which the write gate's next holder waits for that sync request
+ * @param setlkTimeoutMillis sqlite3_setlk_timeout, SQLite's blocking locks (0: off; experiment 041)
  * @param description the settings for messages, without the key
  */
 public record EngineConfig(String filename, String resource, int openFlags, boolean readOnlyOpen,
         int busyTimeoutMillis, boolean loadExtensions, List<String> pragmas, List<LegacyPragma> legacyPragmas,
         String keyPragma, Map<Integer, Integer> limits, String beginSql, boolean deferredTransactions,
         int stmtCacheSize, boolean cacheTxStatements, boolean leakWarning, int walAutocheckpoint, int walSizeMark,
+        String litestreamSocket, int litestreamSyncPages, int litestreamWaitPages, int setlkTimeoutMillis,
         String description) {
 
     /** A deprecated PRAGMA to apply: {@code set}, then {@code query} returns no row if SQLite lacks it. */

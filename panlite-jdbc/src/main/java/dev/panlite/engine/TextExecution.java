@@ -5,7 +5,6 @@ import dev.panlite.ffi.Scratch;
 import dev.panlite.ffi.Sqlite;
 import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
-import java.util.function.IntSupplier;
 
 /**
  * SQL text run as it comes (Statement.execute, settings, scripts): statement after statement in one
@@ -52,10 +51,8 @@ public final class TextExecution {
                 Object event = JfrEvents.statementStart();
                 long started = EngineStats.executionStart();
                 int rc = Fused.execNoArgs(scratch, db, utf8, at, utf8.length - at, stopAtWrites);
-                if ((rc & 0xff) == Sqlite.BUSY && scratch.tailOffset() >= 0) {
+                if ((rc & 0xff) == Sqlite.BUSY) { // met running a statement, or preparing one (loading the schema)
                     rc = retryBusy(rc, sqlText, utf8, at, stopAtWrites);
-                } else if ((rc & 0xff) == Sqlite.BUSY && waitedToPrepareFirst(sqlText, utf8, at)) {
-                    continue; // nothing ran: run the text again from the same statement
                 }
                 if (database.callbackFailed()) { // a collation threw inside the text: fail with its Throwable
                     if (scratch.preparedStmt() != 0) {
@@ -162,47 +159,30 @@ public final class TextExecution {
     /**
      * SQLITE_BUSY from the fused exec: the statements before the failing one ran (and committed, in
      * auto-commit mode), so the retry starts at the failing one. Its start is found by preparing the
-     * text again from {@code offset} (only on this slow path). A failing writer in auto-commit mode
+     * text again from {@code offset} (only on this slow path), or, when its prepare failed (a lock
+     * met loading the schema: SQLITE_BUSY_RECOVERY while another process recovers the WAL), told by
+     * the fused exec. A failing writer in auto-commit mode
      * never gets here: it was stopped before its step and queued for the gate.
      */
     private int retryBusy(int rc, String sqlText, byte[] utf8, int offset, boolean stopAtWrites) {
         Scratch scratch = database.scratch();
         long db = database.handle();
-        int[] start = {statementStart(utf8, offset, scratch.tailOffset())};
+        int[] start = {failingStart(utf8, offset, scratch.tailOffset())};
         String failing = new String(utf8, start[0], utf8.length - start[0], StandardCharsets.UTF_8);
         String keyword = SqlText.firstKeyword(failing);
         boolean commit = keyword.equals("COMMIT") || keyword.equals("END");
         return database.writeAccess().retryBusy(rc, sqlText, commit, () -> {
             int again = Fused.execNoArgs(scratch, db, utf8, start[0], utf8.length - start[0], stopAtWrites);
-            if ((again & 0xff) == Sqlite.BUSY && scratch.tailOffset() >= 0) {
-                start[0] = statementStart(utf8, start[0], scratch.tailOffset());
+            if ((again & 0xff) == Sqlite.BUSY) {
+                start[0] = failingStart(utf8, start[0], scratch.tailOffset());
             }
             return again;
         });
     }
 
-    /**
-     * SQLITE_BUSY from a prepare inside the fused exec: reading the schema met a lock another process
-     * holds (one recovering the WAL: seen on LiteFS as SQLITE_BUSY_RECOVERY while connections opened
-     * and ran their settings' PRAGMAs). Which statement failed is not known, so this waits, as
-     * {@link Database}'s prepare does, only when the first statement at {@code offset} cannot be
-     * prepared either: then nothing ran and the text can run again whole. True once it prepares.
-     */
-    private boolean waitedToPrepareFirst(String sqlText, byte[] utf8, int offset) {
-        Scratch scratch = database.scratch();
-        long db = database.handle();
-        IntSupplier prepareFirst = () -> {
-            int rc = scratch.prepare(db, utf8, offset, utf8.length - offset, 0);
-            if (scratch.preparedStmt() != 0) {
-                Sqlite.finalizeStmt(scratch.preparedStmt());
-            }
-            return rc;
-        };
-        int rc = prepareFirst.getAsInt();
-        if ((rc & 0xff) != Sqlite.BUSY) {
-            return false; // the first statement prepares: a later one failed, after the first ran
-        }
-        return database.writeAccess().retryBusy(rc, sqlText, false, prepareFirst) == Sqlite.OK;
+    /** Where the statement that failed starts: told by the fused exec when its prepare failed, else found from its tail. */
+    private int failingStart(byte[] utf8, int from, int tail) {
+        return tail < 0 ? Fused.failedPrepareAt(tail) : statementStart(utf8, from, tail);
     }
 
     /** Where the statement ending at {@code tail} starts, preparing (not running) from {@code from}. */

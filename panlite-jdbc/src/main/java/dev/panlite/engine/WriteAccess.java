@@ -29,6 +29,7 @@ final class WriteAccess {
     private boolean consultingHandler;
     private SQLException pending; // a failure that step() could only report as a result code
     private boolean closed;
+    private LitestreamSync walLimit; // litestream_socket: the gate's holder waits while Litestream catches up; null: off
 
     WriteAccess(Database database, String mainFile, int busyTimeoutMillis) {
         this.database = database;
@@ -38,6 +39,11 @@ final class WriteAccess {
 
     String file() {
         return gate == null ? "(in-memory or temporary database)" : gate.file();
+    }
+
+    /** With litestream_socket: each holder of the gate first waits out Litestream's sync when the WAL is past its hard mark. */
+    void limitWal(LitestreamSync litestream) {
+        this.walLimit = litestream;
     }
 
     void setBusyHandler(BusyWait.Handler handler) {
@@ -83,6 +89,9 @@ final class WriteAccess {
     private void hold() {
         held = true;
         gate.entered();
+        if (walLimit != null) {
+            walLimit.awaitRoom();
+        }
     }
 
     private void waitForGate(String sql) throws SQLException {

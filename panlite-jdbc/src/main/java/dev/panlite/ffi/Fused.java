@@ -53,14 +53,20 @@ public final class Fused {
      * caller finalizes it) and {@code scratch.tailOffset()} where the rest of the text starts. When
      * no statement is a query, all run and the result is DONE with {@code preparedStmt() == 0}.
      * On an error the failing statement is finalized, {@code preparedStmt() == 0}, and the error
-     * code is returned with SQLite's message readable on {@code db}; {@code tailOffset()} is -1 when
-     * the error came from prepare (grammar or schema: "no such table" has no error offset to tell).
+     * code is returned with SQLite's message readable on {@code db}; {@code tailOffset()} is negative
+     * when the error came from prepare (grammar, schema, or a lock met loading the schema), and
+     * {@link #failedPrepareAt} of it is where that statement starts.
      *
      * <p>With {@code stopAtWrites}, a statement that writes the database (sqlite3_stmt_readonly false,
      * not an EXPLAIN) met in auto-commit mode is not stepped: the result is {@link #STOPPED_AT_WRITE},
      * {@code preparedStmt()} that statement (the caller steps and finalizes it) and {@code tailOffset()}
      * where the text after it starts. The caller queues it for the write gate first.
      */
+    /** Where the statement whose prepare failed starts, from a negative {@code tailOffset()} of {@link #execNoArgs}. */
+    public static int failedPrepareAt(int tailOffset) {
+        return -1 - tailOffset;
+    }
+
     public static int execNoArgs(Scratch scratch, long db, byte[] sql, int offset, int length, boolean stopAtWrites) {
         if (NativeHelper.ACTIVE) {
             return NativeHelper.execNoArgs(scratch, db, sql, offset, length, stopAtWrites);
@@ -71,7 +77,7 @@ public final class Fused {
             int rc = scratch.prepare(db, sql, at, end - at, 0);
             long stmt = scratch.preparedStmt();
             if (rc != Sqlite.OK) {
-                scratch.setResult(0, -1); // failed while preparing
+                scratch.setResult(0, -1 - at); // failed while preparing the statement at `at`
                 return rc;
             }
             int tail = scratch.tailOffset();

@@ -218,7 +218,7 @@ final class NativeHelper {
             scratch.releaseText();
         }
         int tail = outTail.get(JAVA_INT, 0);
-        scratch.setResult(outStmt.get(ADDRESS, 0).address(), tail < 0 ? tail : offset + tail); // -1: prepare failed
+        scratch.setResult(outStmt.get(ADDRESS, 0).address(), tail < 0 ? tail - offset : offset + tail); // < 0: prepare failed
         return rc;
     }
 

@@ -21,6 +21,7 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class OptionalFunctions {
     /** Function name: what provides it (shown in the error). */
     static final Map<String, String> SINCE = Map.ofEntries(
+            Map.entry("sqlite3_setlk_timeout", "SQLite 3.50.0, does nothing in builds without SQLITE_ENABLE_SETLK_TIMEOUT"),
             Map.entry("sqlite3_error_offset", "SQLite 3.38.0"),
             Map.entry("sqlite3_stmt_isexplain", "SQLite 3.28.0"),
             Map.entry("sqlite3_create_window_function", "SQLite 3.25.0, not in builds with SQLITE_OMIT_WINDOWFUNC"),

@@ -173,6 +173,9 @@ public final class Sqlite {
     private static final MethodHandle WAL_HOOK = bind("sqlite3_wal_hook", FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS, ADDRESS));
     private static final MethodHandle WAL_CHECKPOINT_V2 = bind("sqlite3_wal_checkpoint_v2",
             FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, ADDRESS, ADDRESS));
+    // SQLite 3.50+; it does something only in a build with SQLITE_ENABLE_SETLK_TIMEOUT (docs/experiments/041)
+    private static final MethodHandle SETLK_TIMEOUT = bind("sqlite3_setlk_timeout",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT));
 
     // --- online backup (does I/O and takes locks: never critical)
     private static final MethodHandle BACKUP_INIT = bind("sqlite3_backup_init",
@@ -803,6 +806,31 @@ public final class Sqlite {
         } catch (Throwable t) {
             throw fail(t);
         }
+    }
+
+    /** Whether the loaded library has sqlite3_setlk_timeout (SQLite 3.50+). */
+    public static boolean hasSetlkTimeout() {
+        return SETLK_TIMEOUT != null;
+    }
+
+    /**
+     * sqlite3_setlk_timeout: with SQLITE_ENABLE_SETLK_TIMEOUT, SQLite waits up to {@code millis} in the kernel
+     * (F_SETLKW) for the locks it can block on, instead of failing with SQLITE_BUSY at once. Returns SQLite's code.
+     */
+    public static int setlkTimeout(long db, int millis) {
+        if (SETLK_TIMEOUT == null) {
+            throw new UnsupportedOperationException("the loaded SQLite has no sqlite3_setlk_timeout");
+        }
+        try {
+            return (int) SETLK_TIMEOUT.invokeExact(ptr(db), millis, 0);
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    /** Whether the loaded library has sqlite3_wal_checkpoint_v2 (every SQLite since 3.7.6; a fork may lack it). */
+    public static boolean hasWalCheckpoint() {
+        return WAL_CHECKPOINT_V2 != null;
     }
 
     /**

@@ -158,6 +158,19 @@ class FusedCallsTest {
     }
 
     @Test
+    void aFailedPrepareSaysWhereItsStatementStartsAlsoFromAnOffset() {
+        execAll("CREATE TABLE t(a)");
+        byte[] bytes = utf8("-- x\nINSERT INTO t VALUES(1); INSERT INTO nosuch VALUES(2); INSERT INTO t VALUES(3);");
+        int from = 5; // past the comment: the offset is into the whole array, as TextExecution passes it
+        int rc = Fused.execNoArgs(scratch, db, bytes, from, bytes.length - from, false);
+        assertEquals(Sqlite.ERROR, rc);
+        assertTrue(scratch.tailOffset() < 0, "a prepare failure: " + scratch.tailOffset());
+        int failing = Fused.failedPrepareAt(scratch.tailOffset());
+        assertEquals(new String(bytes, StandardCharsets.UTF_8).indexOf(" INSERT INTO nosuch"), failing,
+                "where the failing statement starts (its leading space included: the first's tail)");
+    }
+
+    @Test
     void aRuntimeErrorInTheSecondStatementFinalizesItAndKeepsTheMessage() {
         execAll("CREATE TABLE u(x UNIQUE); INSERT INTO u VALUES(1)");
         byte[] bytes = utf8("INSERT INTO u VALUES(2); INSERT INTO u VALUES(1); INSERT INTO u VALUES(3)");

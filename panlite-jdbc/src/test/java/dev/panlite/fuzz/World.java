@@ -70,9 +70,16 @@ final class World {
             case 2 -> file(1);
             default -> ":memory:";
         };
-        return "jdbc:sqlite:" + target + (r.nextBoolean() ? "?busy_timeout=50" : "?busy_timeout=0&stmt_cache_size=" + r.nextInt(4))
-                + (r.nextBoolean() ? "" : "&wal_autocheckpoint=" + r.nextInt(3) + "&wal_size_mark=" + (1 + r.nextInt(4)))
-                + (r.nextInt(4) == 0 ? "&leak_warning=true" : "");
+        String url = "jdbc:sqlite:" + target + (r.nextBoolean() ? "?busy_timeout=50" : "?busy_timeout=0&stmt_cache_size=" + r.nextInt(4))
+                + (r.nextBoolean() ? "" : "&wal_autocheckpoint=" + r.nextInt(3) + "&wal_size_mark=" + (1 + r.nextInt(4)));
+        // one draw, as before litestream_socket was added, so the seeds of earlier findings still replay
+        return url + switch (r.nextInt(4)) {
+            case 0 -> "&leak_warning=true";
+            // a socket nobody listens on: the background request fails, back-pressure must then never wait
+            case 1 -> "&litestream_socket=" + dir.resolve("no-litestream.sock") + "&litestream_sync_pages=1000"
+                    + "&litestream_wait_pages=1000";
+            default -> "";
+        };
     }
 
     /** Opens a connection one of the ways an application does, to a file or to memory. */

@@ -238,6 +238,50 @@ class LitestreamTest {
         }
     }
 
+    /** The WAL header's checkpoint sequence number: it changes each time a writer restarts the WAL (after a full checkpoint). */
+    private static int walCheckpointSequence(Path db) throws IOException {
+        try (java.io.InputStream in = Files.newInputStream(db.resolveSibling(db.getFileName() + "-wal"))) {
+            byte[] header = in.readNBytes(16); // only the -wal file: SQLite holds no lock on it that closing could drop
+            return java.nio.ByteBuffer.wrap(header).getInt(12);
+        }
+    }
+
+    /**
+     * litestream_socket (docs/experiments/041): Litestream set never to sync by itself (monitor-interval 1 h)
+     * holds its read lock, so no checkpoint can copy the WAL; past litestream_sync_pages a commit asks
+     * it to sync, its sync ends with its checkpoint and the next commit restarts the WAL. Without the
+     * request the WAL would grow for the whole hour.
+     */
+    @Test
+    void pastTheMarkTheDriverAsksLitestreamToSyncAndItsCheckpointRestartsTheWal() throws Exception {
+        Path db = newDatabase();
+        Path config = dir.resolve("litestream.yml");
+        Files.writeString(config, "socket:\n  enabled: true\n  path: " + dir.resolve("ls.sock") + "\ndbs:\n  - path: " + db
+                + "\n    monitor-interval: 1h\n    replica:\n      type: file\n      path: " + dir.resolve("replica") + "\n");
+        Process replicate = start(List.of(litestream, "replicate", "-config", config.toString()), dir.resolve("litestream.log"));
+        try {
+            awaitFile(dir.resolve("ls.sock"), replicate);
+            // the driver's own autocheckpoint off: only Litestream's checkpoint can restart the WAL here
+            try (Connection c = new dev.panlite.Driver().connect("jdbc:sqlite:" + db + "?journal_mode=WAL&wal_autocheckpoint=0"
+                    + "&litestream_sync_pages=1000&litestream_socket=" + dir.resolve("ls.sock"), new java.util.Properties())) {
+                TestDb.exec(c, "CREATE TABLE IF NOT EXISTS blob(id INTEGER PRIMARY KEY, b BLOB)");
+                int first = walCheckpointSequence(db);
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60); // a bound on the wait, not a measurement
+                int commits = 0;
+                while (walCheckpointSequence(db) == first && System.nanoTime() < deadline) {
+                    TestDb.exec(c, "INSERT INTO blob(b) VALUES (zeroblob(4000))");
+                    commits++;
+                }
+                assertTrue(walCheckpointSequence(db) != first, "the WAL never restarted in " + commits
+                        + " commits: the driver did not get Litestream to checkpoint (log: " + dir.resolve("litestream.log") + ")");
+                assertTrue(commits > 250, "restarted after " + commits + " commits, before the WAL reached the mark");
+            }
+        } finally {
+            replicate.destroyForcibly();
+            replicate.waitFor(30, TimeUnit.SECONDS);
+        }
+    }
+
     @Test
     void theBarrierSaysWhenLitestreamDoesNotReplicateTheDatabase() throws Exception {
         Path db = newDatabase();
