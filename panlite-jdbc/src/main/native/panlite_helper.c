@@ -81,7 +81,7 @@ static void *table[F_COUNT];
 #define p_clear_bindings sqlite3_clear_bindings
 #define p_finalize sqlite3_finalize
 #define p_column_count sqlite3_column_count
-#define p_column_value sqlite3_column_value
+#define p_column_value linked_column_value
 #define p_value_type sqlite3_value_type
 #define p_value_int64 sqlite3_value_int64
 #define p_value_double sqlite3_value_double
@@ -100,7 +100,40 @@ static void *table[F_COUNT];
 #define p_stmt_isexplain sqlite3_stmt_isexplain
 #define p_get_autocommit sqlite3_get_autocommit
 #define P_HAS_ISEXPLAIN 1
+
+/*
+ * sqlite3_column_value without its API wrapper (columnMem, columnMallocFailure): the result row's
+ * own Mem, read at once and never kept. The wrapper takes db->mutex, which Panlite's connection lock
+ * makes redundant (every native call on a connection holds it), and turns a malloc failure of an
+ * earlier value read into the statement's error, which a read of the row as it is cannot cause.
+ * About 4 ns a value (docs/experiments/052). Out of range: the API, which reports it.
+ */
+static sqlite3_value *linked_column_value(sqlite3_stmt *stmt, int i) {
+    Vdbe *v = (Vdbe *)stmt;
+    if (v->pResultRow != 0 && i >= 0 && i < v->nResColumn) {
+        return (sqlite3_value *)&v->pResultRow[i];
+    }
+    return sqlite3_column_value(stmt, i);
+}
+
+/*
+ * A TEXT or BLOB's bytes as they are held, when that is what sqlite3_value_text/_blob would return
+ * without converting anything (UTF-8 text, not a zeroblob): no call, no terminator check. 0
+ * otherwise, and the API converts.
+ */
+static int linked_bytes(sqlite3_value *value, const void **p, int *n) {
+    Mem *m = (Mem *)value;
+    if ((m->flags & (MEM_Str | MEM_Blob)) == 0 || (m->flags & MEM_Zero) != 0
+        || ((m->flags & MEM_Str) != 0 && m->enc != SQLITE_UTF8) || (m->n > 0 && m->z == 0)) {
+        return 0;
+    }
+    *p = m->z;
+    *n = m->n;
+    return 1;
+}
+#define P_DIRECT_BYTES(value, p, n) linked_bytes(value, p, n)
 #else
+#define P_DIRECT_BYTES(value, p, n) 0
 #define P_HAS_ISEXPLAIN (p_stmt_isexplain != NULL)
 #define p_prepare_v3 ((prepare_v3_fn)table[F_PREPARE_V3])
 #define p_step ((stmt_fn)table[F_STEP])
@@ -287,8 +320,12 @@ static int copy_row(sqlite3_stmt *stmt, int cols, int row, int value_limit, unsi
         }
         case PANLITE_SQLITE_TEXT:
         case PANLITE_SQLITE_BLOB: {
-            const void *p = type == PANLITE_SQLITE_TEXT ? p_value_text(value) : p_value_blob(value);
-            int n = p_value_bytes(value);
+            const void *p;
+            int n;
+            if (!P_DIRECT_BYTES(value, &p, &n)) {
+                p = type == PANLITE_SQLITE_TEXT ? p_value_text(value) : p_value_blob(value);
+                n = p_value_bytes(value);
+            }
             if (n < 0 || n > value_limit || n > heap_cap - used) {
                 return -1;
             }

@@ -124,11 +124,30 @@ public final class RowBatch {
     // ------------------------------------------------------------------ reads: no lock
 
     private int at(int row, int column) throws SQLException {
-        int i = row * cols + column;
-        if (row < 0 || row >= rows || column < 0 || column >= cols || i >= types.length || i >= cells.length) {
+        int i = index(row, column);
+        if (i < 0) {
             throw movedMeanwhile();
         }
         return i;
+    }
+
+    /**
+     * Where the value at (row, column) is held, for {@link #typeAt} and {@link #cellAt}: checked once
+     * for both. -1 when there is no such value (a column out of range, or the rows moved meanwhile).
+     */
+    public int index(int row, int column) {
+        int i = row * cols + column;
+        return row >= 0 && row < rows && column >= 0 && column < cols && i < types.length && i < cells.length ? i : -1;
+    }
+
+    /** The storage class of the value at an {@link #index}. */
+    public int typeAt(int index) {
+        return types[index];
+    }
+
+    /** An INTEGER's value, or a FLOAT's bits, at an {@link #index}. */
+    public long cellAt(int index) {
+        return cells[index];
     }
 
     private static SQLException movedMeanwhile() {
@@ -148,7 +167,12 @@ public final class RowBatch {
 
     /** The UTF-8 or blob bytes of a TEXT or BLOB value (a copy). */
     public byte[] bytes(int row, int column) throws SQLException {
-        long v = slice(row, column);
+        return bytesAt(at(row, column));
+    }
+
+    /** {@link #bytes} of the TEXT or BLOB at an {@link #index}. */
+    public byte[] bytesAt(int index) throws SQLException {
+        long v = slice(index);
         int offset = (int) (v >>> 32);
         return Arrays.copyOfRange(heap, offset, offset + (int) (v & RowBuffer.LENGTH_MASK));
     }
@@ -158,9 +182,14 @@ public final class RowBatch {
      * all ASCII is taken byte for byte (each byte is its char), which is what decoding it as UTF-8
      * gives, for a fraction of the cost.
      */
-    @SuppressWarnings("deprecation") // String(byte[], int hibyte, int, int): the one copy without a decoder
     public String text(int row, int column) throws SQLException {
-        long v = slice(row, column);
+        return textAt(at(row, column));
+    }
+
+    /** {@link #text} of the TEXT at an {@link #index}. */
+    @SuppressWarnings("deprecation") // String(byte[], int hibyte, int, int): the one copy without a decoder
+    public String textAt(int index) throws SQLException {
+        long v = slice(index);
         int offset = (int) (v >>> 32);
         int length = (int) (v & RowBuffer.LENGTH_MASK);
         return (v & RowBuffer.ASCII) != 0 ? new String(heap, 0, offset, length)
@@ -168,8 +197,8 @@ public final class RowBatch {
     }
 
     /** The heap offset and length of a text or blob, checked against the heap it will be read from. */
-    private long slice(int row, int column) throws SQLException {
-        long v = cells[at(row, column)];
+    private long slice(int index) throws SQLException {
+        long v = cells[index];
         int offset = (int) (v >>> 32);
         int length = (int) (v & RowBuffer.LENGTH_MASK);
         if (length < 0 || offset < 0 || offset > heap.length - length) {

@@ -336,6 +336,157 @@ final class StmtResultSet extends AbstractResultSet {
         return l[column];
     }
 
+    // ------------------------------------------------------------------ getters of a held value: the fast path
+
+    // A getter of a value held in the batch, read as its own storage class (or NULL), is answered
+    // here with one check of the result set and one of the batch (experiment 052); anything else
+    // (a conversion, a row read in place, an error to throw) goes the general way, AbstractResultSet's
+    // getter, which gives the same for these values. The checks are enterColumn's: open, on a row,
+    // the connection open, not inside a callback of this connection.
+
+    /** The batch index of a held value of the current row, or -1 for the general path. */
+    private int held(int columnIndex) {
+        int r = at;
+        if (r < 0 || closed || !onRow || connection.isClosed() || db.isLockedByMe()) {
+            return -1;
+        }
+        return batch.index(r, columnIndex - 1);
+    }
+
+    @Override
+    public int getInt(int columnIndex) throws SQLException {
+        int i = held(columnIndex);
+        if (i >= 0) {
+            switch (batch.typeAt(i)) {
+                case INTEGER:
+                    wasNull = false;
+                    return (int) batch.cellAt(i); // sqlite3_column_int: the 64-bit value cut to 32 bits
+                case NULL:
+                    wasNull = true;
+                    return 0;
+                default:
+                    break;
+            }
+        }
+        return super.getInt(columnIndex);
+    }
+
+    @Override
+    public long getLong(int columnIndex) throws SQLException {
+        int i = held(columnIndex);
+        if (i >= 0) {
+            switch (batch.typeAt(i)) {
+                case INTEGER:
+                    wasNull = false;
+                    return batch.cellAt(i);
+                case NULL:
+                    wasNull = true;
+                    return 0;
+                default:
+                    break;
+            }
+        }
+        return super.getLong(columnIndex);
+    }
+
+    @Override
+    public double getDouble(int columnIndex) throws SQLException {
+        int i = held(columnIndex);
+        if (i >= 0) {
+            switch (batch.typeAt(i)) {
+                case FLOAT:
+                    wasNull = false;
+                    return Double.longBitsToDouble(batch.cellAt(i));
+                case INTEGER:
+                    wasNull = false;
+                    return (double) batch.cellAt(i);
+                case NULL:
+                    wasNull = true;
+                    return 0;
+                default:
+                    break;
+            }
+        }
+        return super.getDouble(columnIndex);
+    }
+
+    @Override
+    public boolean getBoolean(int columnIndex) throws SQLException {
+        int i = held(columnIndex);
+        if (i >= 0) {
+            switch (batch.typeAt(i)) {
+                case INTEGER:
+                    wasNull = false;
+                    return batch.cellAt(i) != 0;
+                case NULL:
+                    wasNull = true;
+                    return false;
+                default:
+                    break;
+            }
+        }
+        return super.getBoolean(columnIndex);
+    }
+
+    @Override
+    public String getString(int columnIndex) throws SQLException {
+        int i = held(columnIndex);
+        if (i >= 0) {
+            switch (batch.typeAt(i)) {
+                case TEXT:
+                    wasNull = false;
+                    return batch.textAt(i);
+                case NULL:
+                    wasNull = true;
+                    return null;
+                default:
+                    break;
+            }
+        }
+        return super.getString(columnIndex);
+    }
+
+    @Override
+    public byte[] getBytes(int columnIndex) throws SQLException {
+        int i = held(columnIndex);
+        if (i >= 0) {
+            switch (batch.typeAt(i)) {
+                case BLOB:
+                    wasNull = false;
+                    return batch.bytesAt(i);
+                case NULL:
+                    wasNull = true;
+                    return null;
+                default:
+                    break;
+            }
+        }
+        return super.getBytes(columnIndex);
+    }
+
+    @Override
+    public Object getObject(int columnIndex) throws SQLException {
+        int i = held(columnIndex);
+        if (i >= 0) {
+            int type = batch.typeAt(i);
+            wasNull = type == NULL;
+            switch (type) {
+                case NULL:
+                    return null;
+                case INTEGER:
+                    long v = batch.cellAt(i);
+                    return v == (int) v ? (Object) (int) v : (Object) v;
+                case FLOAT:
+                    return Double.longBitsToDouble(batch.cellAt(i));
+                case TEXT:
+                    return batch.textAt(i);
+                default:
+                    return batch.bytesAt(i);
+            }
+        }
+        return super.getObject(columnIndex);
+    }
+
     // ------------------------------------------------------------------ values: from the batch, or in place
 
     @Override

@@ -285,6 +285,32 @@ class RowBatchTest {
         return out;
     }
 
+    /**
+     * The bundled engine's row copy reads a text or blob straight from SQLite's result row when that
+     * is what sqlite3_value_text/_blob would give (panlite_helper.c, linked_bytes); a zeroblob and
+     * the text of a UTF-16 database need SQLite's conversion, and must read as they do in place.
+     * (Not in a UTF-16 database: getString of a computed zeroblob, which SQLite reads as UTF-8 and the
+     * batch's conversion in the database's encoding, a difference older than this test; README.)
+     */
+    @Test
+    void zeroblobsAndUtf16TextReadAsInPlace() throws SQLException {
+        String values = "x'', '', 'héllo', CAST(x'41' AS TEXT), CAST('é' AS BLOB), t, b, t || 'ü', zeroblob(3) || 'x'";
+        for (String encoding : new String[] {"UTF-8", "UTF-16le", "UTF-16be"}) {
+            String sql = "SELECT " + (encoding.equals("UTF-8") ? "zeroblob(5), zeroblob(0), zeroblob(length(t) + 2), zeroblob(length(t) - 1), " : "") + values + " FROM u";
+            try (Connection c = new dev.panlite.Driver().connect(TestDb.url(dir, encoding + ".db", ""), new java.util.Properties())) {
+                TestDb.exec(c, "PRAGMA encoding = '" + encoding + "'", "CREATE TABLE u(t TEXT, b BLOB)",
+                        "INSERT INTO u VALUES ('ascii', x'00ff'), ('wörld ✓', zeroblob(4)), ('', x''), (NULL, NULL)");
+                JdbcStatement.batching = false;
+                List<String> inPlace = transcript(c, sql, 0);
+                assertEquals(4, inPlace.size(), inPlace.toString());
+                JdbcStatement.batching = true;
+                for (int fetch : new int[] {0, 1, 3}) {
+                    assertEquals(inPlace, transcript(c, sql, fetch), encoding + ", fetch size " + fetch);
+                }
+            }
+        }
+    }
+
     // ------------------------------------------------------------------ errors at the k-th row
 
     @Test
@@ -439,6 +465,84 @@ class RowBatchTest {
             other.close();
             assertThrows(SQLException.class, () -> rs.getInt(1));
             assertThrows(SQLException.class, () -> rs.getString(1));
+        }
+    }
+
+    /**
+     * A held value read as its own class takes the getters' fast path (StmtResultSet.held), which must
+     * refuse every read the general path refuses: past setMaxRows, after the last row, a column out of
+     * range, inside a change listener of the connection, after an abort whose close has not run yet.
+     * Each getter the fast path serves is tried, batched and in place.
+     */
+    @Test
+    void aHeldValueIsRefusedWhereARowReadInPlaceIs() throws Exception {
+        for (boolean batched : new boolean[] {false, true}) {
+            String mode = batched ? "batched" : "in place";
+            try (Connection c = open()) {
+                TestDb.exec(c, "DROP TABLE IF EXISTS t", "DROP TABLE IF EXISTS log", "CREATE TABLE t(i INTEGER, r REAL, s TEXT, b BLOB)",
+                        "INSERT INTO t VALUES (1, 1.5, 'a', x'01'), (2, 2.5, 'b', x'02')", "CREATE TABLE log(x)");
+                JdbcStatement.batching = batched;
+                try (PreparedStatement ps = c.prepareStatement("SELECT i, r, s, b FROM t")) {
+                    ps.setMaxRows(1);
+                    ResultSet rs = ps.executeQuery();
+                    assertTrue(rs.next());
+                    assertEquals(1, rs.getInt(1));
+                    assertFalse(rs.next());
+                    assertEveryGetterRefused(rs, 1, mode + ", past setMaxRows");
+                }
+                try (PreparedStatement ps = c.prepareStatement("SELECT i, r, s, b FROM t")) {
+                    ps.setFetchSize(10);
+                    ResultSet rs = ps.executeQuery();
+                    assertTrue(rs.next());
+                    assertEveryGetterRefused(rs, 0, mode + ", column 0");
+                    assertEveryGetterRefused(rs, 5, mode + ", column 5");
+                    assertEquals("a", rs.getString(3));
+                    assertTrue(rs.next());
+                    assertFalse(rs.next());
+                    assertEveryGetterRefused(rs, 1, mode + ", after the last row");
+                }
+                PanliteConnection p = c.unwrap(PanliteConnection.class);
+                try (PreparedStatement ps = c.prepareStatement("SELECT i, r, s, b FROM t")) {
+                    ps.setFetchSize(10);
+                    ResultSet rs = ps.executeQuery();
+                    assertTrue(rs.next());
+                    List<String> inListener = new ArrayList<>();
+                    dev.panlite.ChangeListener listener = new dev.panlite.ChangeListener() {
+                        @Override
+                        public void rowChanged(Kind kind, String schema, String table, long rowId) {
+                            for (int col = 1; col <= 4; col++) {
+                                inListener.add(read(rs, (r, k) -> r.getObject(k), col));
+                                inListener.add(read(rs, (r, k) -> r.getString(k), col));
+                            }
+                        }
+                    };
+                    p.addChangeListener(listener);
+                    TestDb.exec(c, "INSERT INTO log VALUES (1)");
+                    p.removeChangeListener(listener);
+                    assertEquals(8, inListener.size());
+                    for (String r : inListener) {
+                        assertTrue(r.startsWith("!") && r.contains("change listener cannot use its connection"),
+                                mode + ", inside a change listener: " + r);
+                    }
+                    assertEquals(1, rs.getInt(1), mode + ": readable again after the listener");
+                }
+                PreparedStatement ps = c.prepareStatement("SELECT i, r, s, b FROM t");
+                ps.setFetchSize(10);
+                ResultSet rs = ps.executeQuery();
+                assertTrue(rs.next());
+                c.abort(task -> { }); // closed for every caller now; the close itself never runs here
+                assertEveryGetterRefused(rs, 1, mode + ", after abort");
+                assertEveryGetterRefused(rs, 3, mode + ", after abort");
+            }
+        }
+    }
+
+    private static void assertEveryGetterRefused(ResultSet rs, int col, String where) {
+        List<Getter> getters = List.of((r, k) -> r.getInt(k), (r, k) -> r.getLong(k), (r, k) -> r.getDouble(k),
+                (r, k) -> r.getBoolean(k), (r, k) -> r.getString(k), (r, k) -> r.getBytes(k), (r, k) -> r.getObject(k));
+        for (Getter g : getters) {
+            String got = read(rs, g, col);
+            assertTrue(got.startsWith("!"), where + ": a getter gave " + got);
         }
     }
 
