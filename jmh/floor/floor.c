@@ -8,6 +8,11 @@
  *   ./bench_sys [-d DIR] [-w WARMUP_ROUNDS] [-i ROUNDS] [-t SECONDS_PER_ROUND]
  *               [-nomutex] [-nomemstatus] [-cached] [-cpu] [-x SQL_RUN_AFTER_SETUP] [workload ...]
  *
+ * -threaded: start one idle thread first, so the process has more than one thread, as a JVM always
+ * has. Linux then takes a reference on the file for every fcntl() (its single-threaded fast path is
+ * gone): a point query's two WAL lock calls cost about 130 ns more (docs/experiments/052). The
+ * default floor is single-threaded, as shared/floor is; this one is what a JVM driver can reach.
+ *
  * -cpu: time with the process's CPU clock instead of the wall clock, for a machine whose other
  * load makes wall time useless (compare with a driver's CPU time, e.g. Interleaved).
  *
@@ -22,6 +27,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <pthread.h>
 #include <math.h>
 #include <sqlite3.h>
 #include <stdint.h>
@@ -43,6 +49,12 @@ static const char *DELETE_LAST = "DELETE FROM scratch WHERE id = last_insert_row
 static const char *WIDE_SQL =
     "SELECT id, i1, i2, i3, i4, l1, l2, l3, l4, d1, d2, d3, d4, t1, t2, t3, t4, b1, b2, n1 FROM wide";
 static int cpu_clock; /* -cpu */
+
+/* -threaded: a thread that only waits, for the life of the process. */
+static void *idle_thread(void *arg) {
+    for (;;) pause();
+    return arg;
+}
 
 static sqlite3 *db;
 static sqlite3_stmt *point_stmt; /* pointPrepared's statement, kept across ops */
@@ -401,7 +413,7 @@ static void setup_db(const char *path, int flags) {
 
 static void usage(const char *argv0) {
     fprintf(stderr,
-            "usage: %s [-d DIR] [-w WARMUP] [-i ROUNDS] [-t SECONDS] [-nomutex] [-nomemstatus] [-cached] [-cpu] [-x SQL] [workload ...]\n"
+            "usage: %s [-d DIR] [-w WARMUP] [-i ROUNDS] [-t SECONDS] [-nomutex] [-nomemstatus] [-cached] [-cpu] [-threaded] [-x SQL] [workload ...]\n"
             "workloads:",
             argv0);
     for (size_t i = 0; i < NWORKLOADS; i++) fprintf(stderr, " %s", WORKLOADS[i].name);
@@ -418,6 +430,7 @@ int main(int argc, char **argv) {
     const char *only[32];
     int nonly = 0;
     const char *extra_sql = NULL;
+    int threaded = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-d") && i + 1 < argc) base = argv[++i];
         else if (!strcmp(argv[i], "-w") && i + 1 < argc) warmup = atoi(argv[++i]);
@@ -427,11 +440,17 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "-nomemstatus")) nomemstatus = 1;
         else if (!strcmp(argv[i], "-cached")) cached = 1;
         else if (!strcmp(argv[i], "-cpu")) cpu_clock = 1;
+        else if (!strcmp(argv[i], "-threaded")) threaded = 1;
         else if (!strcmp(argv[i], "-x") && i + 1 < argc) extra_sql = argv[++i];
         else if (argv[i][0] == '-') usage(argv[0]);
         else if (nonly < 32) only[nonly++] = argv[i];
     }
     if (rounds < 1) rounds = 1;
+    pthread_t idle;
+    if (threaded && pthread_create(&idle, NULL, idle_thread, NULL) != 0) {
+        fprintf(stderr, "pthread_create failed\n");
+        return 1;
+    }
     if (nomemstatus && sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0) != SQLITE_OK) {
         fprintf(stderr, "sqlite3_config(MEMSTATUS, 0) failed\n");
         return 1;
@@ -449,9 +468,9 @@ int main(int argc, char **argv) {
     setup_db(path, flags);
     if (extra_sql) exec(extra_sql);
 
-    printf("# SQLite %s (%s), threadsafe=%d, open flags 0x%x%s%s%s%s%s, %d warmup + %d rounds x %.2f s, db %s\n",
+    printf("# SQLite %s (%s), threadsafe=%d, open flags 0x%x%s%s%s%s%s%s, %d warmup + %d rounds x %.2f s, db %s\n",
            sqlite3_libversion(), sqlite3_sourceid(), sqlite3_threadsafe(), flags,
-           nomemstatus ? ", MEMSTATUS off" : "", cached ? ", statements cached" : "", cpu_clock ? ", CPU time" : "",
+           nomemstatus ? ", MEMSTATUS off" : "", cached ? ", statements cached" : "", cpu_clock ? ", CPU time" : "", threaded ? ", threaded" : "",
            extra_sql ? ", extra SQL: " : "", extra_sql ? extra_sql : "",
            warmup, rounds, secs, path);
     fflush(stdout);
