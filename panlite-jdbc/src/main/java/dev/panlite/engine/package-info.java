@@ -38,7 +38,13 @@
  *     returns, into the statement's {@link dev.panlite.engine.RowBatch}: per value its storage class and
  *     an integer, a double's bits, or the offset and length of its UTF-8 or blob bytes in a Java byte
  *     array (a text's length word marked when every byte is ASCII: a hint, which only chooses how the
- *     String is made, never which bytes are read). The native buffer belongs to the connection (freed with its arena, never while the lock is
+ *     String is made, never which bytes are read). On the bundled engine the copy reads each value from
+ *     SQLite's result row itself ({@code panlite_helper.c}, {@code linked_column_value}: the API's
+ *     wrapper only adds the database mutex, which the connection lock makes redundant, and a range
+ *     check it keeps), and takes a text or blob's bytes as SQLite holds them unless SQLite must
+ *     convert them (UTF-16 text, a zeroblob): those go through {@code sqlite3_value_text/_blob}.
+ *     The getters of a held value read as its own class answer in one check of the result set
+ *     ({@code StmtResultSet.held}, {@code heldIndex}); anything else takes the general getter. The native buffer belongs to the connection (freed with its arena, never while the lock is
  *     held elsewhere, never read outside this package and ffi); the row batch belongs to its
  *     {@code Stmt}, is refilled only by the one result set reading that statement, under the lock, and
  *     holds no pointer, so a getter reading it needs neither the lock nor an open handle: the worst a

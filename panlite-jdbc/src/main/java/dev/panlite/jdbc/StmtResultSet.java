@@ -344,147 +344,95 @@ final class StmtResultSet extends AbstractResultSet {
     // getter, which gives the same for these values. The checks are enterColumn's: open, on a row,
     // the connection open, not inside a callback of this connection.
 
-    /** The batch index of a held value of the current row, or -1 for the general path. */
-    private int held(int columnIndex) {
-        int r = at;
-        if (r < 0 || closed || !onRow || connection.isClosed() || db.isLockedByMe()) {
+    /** {@link #held} of a NULL: the getter answers its NULL value (wasNull set). */
+    private static final int HELD_NULL = -2;
+
+    /**
+     * Where the current row's value is in the batch, when it is held and of storage class
+     * {@code type} (wasNull set false); {@link #HELD_NULL} when it is a held NULL (wasNull set true);
+     * -1 for the general path: not held, another class, or a check the general getter must make.
+     */
+    private int held(int columnIndex, int type) {
+        int i = heldIndex(columnIndex);
+        if (i < 0) {
             return -1;
         }
-        return batch.index(r, columnIndex - 1);
+        int t = batch.typeAt(i);
+        if (t == type) {
+            wasNull = false;
+            return i;
+        }
+        if (t == NULL) {
+            wasNull = true;
+            return HELD_NULL;
+        }
+        return -1;
+    }
+
+    /** Where the current row's value is in the batch when it is held and every check passes; else -1. */
+    private int heldIndex(int columnIndex) {
+        int r = at;
+        return r < 0 || closed || !onRow || connection.isClosed() || db.isLockedByMe() ? -1 : batch.index(r, columnIndex - 1);
     }
 
     @Override
     public int getInt(int columnIndex) throws SQLException {
-        int i = held(columnIndex);
-        if (i >= 0) {
-            switch (batch.typeAt(i)) {
-                case INTEGER:
-                    wasNull = false;
-                    return (int) batch.cellAt(i); // sqlite3_column_int: the 64-bit value cut to 32 bits
-                case NULL:
-                    wasNull = true;
-                    return 0;
-                default:
-                    break;
-            }
-        }
-        return super.getInt(columnIndex);
+        int i = held(columnIndex, INTEGER);
+        return i >= 0 ? (int) batch.cellAt(i) // sqlite3_column_int: the 64-bit value cut to 32 bits
+                : i == HELD_NULL ? 0 : super.getInt(columnIndex);
     }
 
     @Override
     public long getLong(int columnIndex) throws SQLException {
-        int i = held(columnIndex);
-        if (i >= 0) {
-            switch (batch.typeAt(i)) {
-                case INTEGER:
-                    wasNull = false;
-                    return batch.cellAt(i);
-                case NULL:
-                    wasNull = true;
-                    return 0;
-                default:
-                    break;
-            }
-        }
-        return super.getLong(columnIndex);
+        int i = held(columnIndex, INTEGER);
+        return i >= 0 ? batch.cellAt(i) : i == HELD_NULL ? 0 : super.getLong(columnIndex);
     }
 
     @Override
     public double getDouble(int columnIndex) throws SQLException {
-        int i = held(columnIndex);
-        if (i >= 0) {
-            switch (batch.typeAt(i)) {
-                case FLOAT:
-                    wasNull = false;
-                    return Double.longBitsToDouble(batch.cellAt(i));
-                case INTEGER:
-                    wasNull = false;
-                    return (double) batch.cellAt(i);
-                case NULL:
-                    wasNull = true;
-                    return 0;
-                default:
-                    break;
-            }
-        }
-        return super.getDouble(columnIndex);
+        int i = held(columnIndex, FLOAT);
+        return i >= 0 ? Double.longBitsToDouble(batch.cellAt(i)) : i == HELD_NULL ? 0 : super.getDouble(columnIndex);
     }
 
     @Override
     public boolean getBoolean(int columnIndex) throws SQLException {
-        int i = held(columnIndex);
-        if (i >= 0) {
-            switch (batch.typeAt(i)) {
-                case INTEGER:
-                    wasNull = false;
-                    return batch.cellAt(i) != 0;
-                case NULL:
-                    wasNull = true;
-                    return false;
-                default:
-                    break;
-            }
-        }
-        return super.getBoolean(columnIndex);
+        int i = held(columnIndex, INTEGER);
+        return i >= 0 ? batch.cellAt(i) != 0 : i != HELD_NULL && super.getBoolean(columnIndex);
     }
 
     @Override
     public String getString(int columnIndex) throws SQLException {
-        int i = held(columnIndex);
-        if (i >= 0) {
-            switch (batch.typeAt(i)) {
-                case TEXT:
-                    wasNull = false;
-                    return batch.textAt(i);
-                case NULL:
-                    wasNull = true;
-                    return null;
-                default:
-                    break;
-            }
-        }
-        return super.getString(columnIndex);
+        int i = held(columnIndex, TEXT);
+        return i >= 0 ? batch.textAt(i) : i == HELD_NULL ? null : super.getString(columnIndex);
     }
 
     @Override
     public byte[] getBytes(int columnIndex) throws SQLException {
-        int i = held(columnIndex);
-        if (i >= 0) {
-            switch (batch.typeAt(i)) {
-                case BLOB:
-                    wasNull = false;
-                    return batch.bytesAt(i);
-                case NULL:
-                    wasNull = true;
-                    return null;
-                default:
-                    break;
-            }
-        }
-        return super.getBytes(columnIndex);
+        int i = held(columnIndex, BLOB);
+        return i >= 0 ? batch.bytesAt(i) : i == HELD_NULL ? null : super.getBytes(columnIndex);
     }
 
     @Override
     public Object getObject(int columnIndex) throws SQLException {
-        int i = held(columnIndex);
-        if (i >= 0) {
-            int type = batch.typeAt(i);
-            wasNull = type == NULL;
-            switch (type) {
-                case NULL:
-                    return null;
-                case INTEGER:
-                    long v = batch.cellAt(i);
-                    return v == (int) v ? (Object) (int) v : (Object) v;
-                case FLOAT:
-                    return Double.longBitsToDouble(batch.cellAt(i));
-                case TEXT:
-                    return batch.textAt(i);
-                default:
-                    return batch.bytesAt(i);
-            }
+        int i = heldIndex(columnIndex);
+        if (i < 0) {
+            return super.getObject(columnIndex);
         }
-        return super.getObject(columnIndex);
+        int type = batch.typeAt(i);
+        wasNull = type == NULL;
+        switch (type) {
+            case NULL:
+                return null;
+            case INTEGER:
+                long v = batch.cellAt(i);
+                return v == (int) v ? (Object) (int) v : (Object) v;
+            case FLOAT:
+                return Double.longBitsToDouble(batch.cellAt(i));
+            case TEXT:
+                return batch.textAt(i);
+            default:
+                return batch.bytesAt(i);
+        }
     }
 
     // ------------------------------------------------------------------ values: from the batch, or in place

@@ -202,7 +202,6 @@ public final class MisuseFuzzChild {
         }
     }
 
-    /** No progress by a thread for hangNanos: prints every thread's stack and ends the JVM. */
     /**
      * The native frames of every thread (jhsdb jstack --mixed, from the running JDK), for a hang whose
      * thread sits in native code, where the Java stack ends at the downcall (F24). Best effort: a JDK
@@ -226,6 +225,22 @@ public final class MisuseFuzzChild {
         }
     }
 
+    private static void printStack(String title, List<StackTraceElement> stack, PrintStream out) {
+        out.println(title + ":");
+        for (StackTraceElement f : stack) {
+            out.println("    at " + f);
+        }
+    }
+
+    /** How long the watchdog waits between its two looks at a thread that made no progress. */
+    private static final long SECOND_LOOK_MILLIS = 5_000;
+
+    /**
+     * No progress by a thread for hangNanos: prints that thread's stack, looks again
+     * {@link #SECOND_LOOK_MILLIS} later (did it move? the same stack?), so a loop or a slow chain of
+     * callbacks can be told from a thread stuck in one place (F28), then prints every thread's stack
+     * and ends the JVM.
+     */
     private static void watch(Thread[] workers, AtomicLongArray progress, AtomicReferenceArray<String> doing,
             long hangNanos, PrintStream out) {
         while (true) {
@@ -237,9 +252,27 @@ public final class MisuseFuzzChild {
             long now = System.nanoTime();
             for (int i = 0; i < workers.length; i++) {
                 if (workers[i] != null && workers[i].isAlive() && now - progress.get(i) > hangNanos) {
+                    // two looks, the wait between them outside the lock on out (a worker may be printing)
+                    long seen = progress.get(i);
+                    String after = doing.get(i);
+                    List<StackTraceElement> first = List.of(workers[i].getStackTrace());
+                    try {
+                        Thread.sleep(SECOND_LOOK_MILLIS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    List<StackTraceElement> second = List.of(workers[i].getStackTrace());
+                    boolean moved = progress.get(i) != seen;
                     synchronized (out) {
-                        out.println("HANG: " + workers[i].getName() + " made no progress for " + (now - progress.get(i)) / 1_000_000
-                                + " ms after " + doing.get(i));
+                        out.println("HANG: " + workers[i].getName() + " made no progress for " + (now - seen) / 1_000_000
+                                + " ms after " + after);
+                        printStack("first look", first, out);
+                        out.println("second look, " + SECOND_LOOK_MILLIS + " ms later: "
+                                + (moved ? "it moved on (a slow chain, not a stop), now after " + doing.get(i) : "no progress")
+                                + "; stack " + (first.equals(second) ? "the same" : "changed"));
+                        if (!first.equals(second)) {
+                            printStack("second look", second, out);
+                        }
                         Map<Thread, StackTraceElement[]> stacks = new java.util.LinkedHashMap<>();
                         for (Thread t : workers) {
                             if (t != null) {
