@@ -365,6 +365,12 @@ public final class Database {
         return prepareNew(sql, cache != null, cache != null ? Sqlite.PREPARE_PERSISTENT : 0);
     }
 
+    /** A statement prepared now, never from or into the cache (an EXPLAIN to list: ExplainRows). Lock held. */
+    Stmt prepareFresh(String sql) throws SQLException {
+        checkOpen();
+        return prepareNew(sql, false, 0);
+    }
+
     /** A statement kept for the connection's lifetime (transaction control), outside the user cache. */
     Stmt preparePersistent(String sql) throws SQLException {
         return prepareNew(sql, false, Sqlite.PREPARE_PERSISTENT);
@@ -404,7 +410,7 @@ public final class Database {
         if (stmt.handle == 0 || closed) {
             return;
         }
-        if (!stmt.cacheable || cache == null) {
+        if (!stmt.cacheable || cache == null || stmt.explains()) { // an EXPLAIN is never kept: ExplainRows
             stmt.finalizeNow();
             return;
         }

@@ -33,6 +33,7 @@ public final class Stmt {
     private boolean stepped; // stepped since the last reset: reset has work to do
     private byte writes; // 0 not yet known, 1 yes, -1 no: see writes()
     private byte query; // 0 not yet known, 1 yes, -1 no: see isQuery()
+    private final boolean explains; // EXPLAIN or EXPLAIN QUERY PLAN: see ExplainRows
     boolean commit; // the transaction statements' COMMIT: SQLITE_BUSY on it may always be retried
     private int running; // downcalls on this statement in progress (a callback inside one may come back here)
     private boolean finalizeWhenIdle; // finalize was asked for while running: done when the downcall returns
@@ -47,7 +48,16 @@ public final class Stmt {
         this.sqlHash = sql.hashCode();
         this.cacheable = cacheable;
         this.columnCount = Sqlite.columnCount(handle);
+        this.explains = Sqlite.stmtIsexplain(handle);
         db.register(this);
+    }
+
+    /**
+     * An EXPLAIN or EXPLAIN QUERY PLAN: stepped only by {@link ExplainRows}, in the lock hold that
+     * prepared it, and never cached.
+     */
+    public boolean explains() {
+        return explains;
     }
 
     public Database database() {

@@ -2,6 +2,7 @@ package dev.panlite.jdbc;
 
 import dev.panlite.engine.BatchRows;
 import dev.panlite.engine.Bindings;
+import dev.panlite.engine.ExplainRows;
 import dev.panlite.engine.ResultCodes;
 import dev.panlite.engine.Stmt;
 import dev.panlite.ffi.Sqlite;
@@ -77,6 +78,12 @@ public final class JdbcPreparedStatement extends JdbcStatement implements Prepar
     private void startQuery() throws SQLException {
         closeResult();
         clearKeys();
+        if (stmt.explains()) { // this statement was prepared in another lock hold: list a fresh one (ExplainRows)
+            updateCount = -1;
+            db.transactions().beforeExecute();
+            result = explainResult(ExplainRows.run(db, stmt.sql(), maxRows));
+            return;
+        }
         stmt.reset();
         check(stmt.flushBindings());
         updateCount = -1;
@@ -135,6 +142,11 @@ public final class JdbcPreparedStatement extends JdbcStatement implements Prepar
 
     /** Steps until done (rows of PRAGMA or RETURNING are side effects), resets, returns the update count. */
     private long runToCompletion() throws SQLException {
+        if (stmt.explains()) { // rows that are a report: listed from a fresh statement and dropped (ExplainRows)
+            ExplainRows.run(db, stmt.sql(), 1);
+            updateCount = 0;
+            return 0;
+        }
         int rc;
         ScheduledFuture<?> timer = armTimeout();
         try {

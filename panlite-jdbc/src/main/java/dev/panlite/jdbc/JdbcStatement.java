@@ -1,6 +1,7 @@
 package dev.panlite.jdbc;
 
 import dev.panlite.engine.Database;
+import dev.panlite.engine.ExplainRows;
 import dev.panlite.engine.SqlText;
 import dev.panlite.engine.Stmt;
 import dev.panlite.engine.TextExecution;
@@ -118,6 +119,17 @@ public class JdbcStatement implements Statement {
         return queryTimeout > 0 ? db.interrupts().armTimeout(queryTimeout) : null;
     }
 
+    /** The rows of an EXPLAIN, read at execution (ExplainRows), as a result set of this statement. */
+    final ValuesResultSet explainResult(ExplainRows.Rows rows) {
+        int[] types = new int[rows.labels().length];
+        for (int i = 0; i < types.length; i++) {
+            Object first = rows.rows().isEmpty() ? null : rows.rows().get(0)[i];
+            types[i] = first instanceof Long ? Types.BIGINT : first instanceof Double ? Types.DOUBLE
+                    : first instanceof byte[] ? Types.VARBINARY : Types.VARCHAR;
+        }
+        return new ValuesResultSet(this, connection.dates(), rows.labels(), types, rows.rows());
+    }
+
     /** Closes the current result set before the next execution (JDBC: re-executing closes it). */
     final void closeResult() throws SQLException {
         if (result != null) {
@@ -172,8 +184,18 @@ public class JdbcStatement implements Statement {
             db.interrupts().disarm(timer);
         }
         if (executed.query() != null) {
-            firstResult = executed.query(); // asked only by executeUpdate: execute and executeQuery pay nothing
-            result = new StmtResultSet(this, executed.query(), executed.firstStep(), false, true, maxRows);
+            if (executed.query().explains()) { // prepared just now: listed to its end before the lock goes (ExplainRows)
+                Stmt explain = executed.query();
+                try {
+                    result = explainResult(ExplainRows.readRest(db, explain, executed.firstStep(), maxRows));
+                } finally {
+                    db.release(explain);
+                }
+                firstResult = null;
+            } else {
+                firstResult = executed.query(); // asked only by executeUpdate: execute and executeQuery pay nothing
+                result = new StmtResultSet(this, executed.query(), executed.firstStep(), false, true, maxRows);
+            }
             if (SqlText.hasMoreSql(utf8, executed.tailOffset())) {
                 pendingSql = sql;
                 pendingUtf8 = utf8;
@@ -227,7 +249,7 @@ public class JdbcStatement implements Statement {
             long before = db.totalChanges();
             if (run(sql, keyLabel)) {
                 AbstractResultSet rows = result;
-                boolean query = firstResult.isQuery();
+                boolean query = firstResult != null && firstResult.isQuery(); // null: an EXPLAIN, not a query
                 firstResult = null;
                 if (query) {
                     closeResult();
