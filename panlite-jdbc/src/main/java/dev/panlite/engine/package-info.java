@@ -54,6 +54,10 @@
  *     values ({@code Conversions}, a private {@code SELECT ?1} on the connection). The getters still
  *     refuse, without the lock, a closed result set or connection, a change hook of this thread, and
  *     this statement's own callbacks, as they did with it.
+ * <li><b>An EXPLAIN is listed in the lock hold that prepared it.</b> Its rows are rendered from the
+ *     program's operands, which point at schema objects a schema reset frees without the EXPLAIN
+ *     noticing (misuse fuzz F29): {@link dev.panlite.engine.ExplainRows} steps it to its end at once,
+ *     and it is never cached.
  * <li><b>Batches of writes bind from native memory the driver owns.</b> {@code Stmt.runBatch} copies
  *     the rows' values into the same {@code RowBuffer} and binds them with SQLITE_TRANSIENT (SQLite
  *     copies), lock held, the statement marked running for the whole chunk.
