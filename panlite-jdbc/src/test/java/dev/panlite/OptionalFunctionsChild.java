@@ -32,6 +32,14 @@ public final class OptionalFunctionsChild {
                     return rs.getInt(1);
                 }
             });
+            // an EXPLAIN is read at execution into Java rows (engine.ExplainRows), found by its text when the
+            // library lacks sqlite3_stmt_isexplain: the result set's class says which way it was read
+            attempt("explain", () -> {
+                try (var ps = c.prepareStatement("EXPLAIN SELECT b FROM t"); var rs = ps.executeQuery()) {
+                    rs.next();
+                    return rs.getClass().getSimpleName() + " " + rs.getString(2);
+                }
+            });
             attempt("windowFunction", () -> {
                 p.createWindowFunction("w", 1, true, () -> new SqlWindowFunction() {
                     public void step(Object[] a) {}

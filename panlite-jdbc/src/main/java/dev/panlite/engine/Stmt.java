@@ -33,7 +33,7 @@ public final class Stmt {
     private boolean stepped; // stepped since the last reset: reset has work to do
     private byte writes; // 0 not yet known, 1 yes, -1 no: see writes()
     private byte query; // 0 not yet known, 1 yes, -1 no: see isQuery()
-    private final boolean explains; // EXPLAIN or EXPLAIN QUERY PLAN: see ExplainRows
+    private byte explains; // 0 not yet known, 1 yes, -1 no: see explains()
     boolean commit; // the transaction statements' COMMIT: SQLITE_BUSY on it may always be retried
     private int running; // downcalls on this statement in progress (a callback inside one may come back here)
     private boolean finalizeWhenIdle; // finalize was asked for while running: done when the downcall returns
@@ -48,7 +48,6 @@ public final class Stmt {
         this.sqlHash = sql.hashCode();
         this.cacheable = cacheable;
         this.columnCount = Sqlite.columnCount(handle);
-        this.explains = Sqlite.stmtIsexplain(handle);
         db.register(this);
     }
 
@@ -57,8 +56,15 @@ public final class Stmt {
      * prepared it, and never cached.
      */
     public boolean explains() {
-        return explains;
+        if (explains == 0 && handle != 0) { // asked once (a crossing), kept with the cached statement; lock held
+            boolean explain = EXPLAIN_KNOWN_BY_SQLITE ? Sqlite.stmtIsexplain(handle)
+                    : SqlText.firstKeyword(Sqlite.sql(handle)).equals("EXPLAIN"); // below 3.28: its own text
+            explains = (byte) (explain ? 1 : -1);
+        }
+        return explains > 0;
     }
+
+    private static final boolean EXPLAIN_KNOWN_BY_SQLITE = Sqlite.has("sqlite3_stmt_isexplain");
 
     public Database database() {
         return db;
