@@ -132,7 +132,12 @@ static int linked_bytes(sqlite3_value *value, const void **p, int *n) {
     return 1;
 }
 #define P_DIRECT_BYTES(value, p, n) linked_bytes(value, p, n)
+/* The database's text encoding is UTF-8 (ENC(db)): read here, so Java need not ask. */
+#define P_UTF8_DATABASE(stmt) (((Vdbe *)(stmt))->db->enc == SQLITE_UTF8)
+#define P_LINKED 1
 #else
+#define P_UTF8_DATABASE(stmt) 1
+#define P_LINKED 0
 #define P_DIRECT_BYTES(value, p, n) 0
 #define P_HAS_ISEXPLAIN (p_stmt_isexplain != NULL)
 #define p_prepare_v3 ((prepare_v3_fn)table[F_PREPARE_V3])
@@ -195,6 +200,15 @@ PANLITE_EXPORT int panlite_init(void *const *functions, int count) {
     }
     table[F_PREPARE_V3] = functions[F_PREPARE_V3]; /* last: it marks the table as set */
     return 0;
+}
+
+/*
+ * 1 when this helper is compiled into the bundled engine: it then reads the database's text encoding
+ * itself (the blobs argument of panlite_fill_rows may always be 1); 0 when it calls a library through
+ * the table, and Java says whether blobs may be copied.
+ */
+PANLITE_EXPORT int panlite_linked(void) {
+    return P_LINKED;
 }
 
 /* sqlite3_reset then sqlite3_clear_bindings (always); returns reset's code. */
@@ -277,7 +291,11 @@ PANLITE_EXPORT int panlite_exec_no_args(sqlite3 *db, const char *sql, int len, i
  * _blob / _bytes return, in one look-up of the column instead of two, 20% less per row: experiment
  * 050). Text is read as UTF-8; the type is read before the value, as SQLite documents. Returns 0, or
  * -1 when a text or blob is longer than value_limit or the heap has no room for the row (nothing of
- * it is kept: *heap_used is unchanged).
+ * it is kept: *heap_used is unchanged), or when the row holds a BLOB and blobs is 0.
+ *
+ * blobs is 0 in a database whose text encoding is not UTF-8: there sqlite3_column_text of a blob
+ * converts its bytes from the encoding its value carries (the database's for a stored blob, UTF-8
+ * for a computed zeroblob), which a copy of the bytes loses, so such a row is read in place.
  */
 /*
  * Set in a TEXT's cell when every byte is ASCII: Java then makes its String from the bytes as they
@@ -300,8 +318,8 @@ static int is_ascii(const unsigned char *p, int n) {
     return (any & 0x8080808080808080ULL) == 0;
 }
 
-static int copy_row(sqlite3_stmt *stmt, int cols, int row, int value_limit, unsigned char *types, i64 *cells,
-                    unsigned char *heap, int heap_cap, int *heap_used) {
+static int copy_row(sqlite3_stmt *stmt, int cols, int row, int value_limit, int blobs, unsigned char *types,
+                    i64 *cells, unsigned char *heap, int heap_cap, int *heap_used) {
     int used = *heap_used;
     unsigned char *t = types + (size_t)row * cols;
     i64 *v = cells + (size_t)row * cols;
@@ -322,6 +340,9 @@ static int copy_row(sqlite3_stmt *stmt, int cols, int row, int value_limit, unsi
         case PANLITE_SQLITE_BLOB: {
             const void *p;
             int n;
+            if (type == PANLITE_SQLITE_BLOB && !(blobs && P_UTF8_DATABASE(stmt))) { /* as the row is: a step may load the schema */
+                return -1;
+            }
             if (!P_DIRECT_BYTES(value, &p, &n)) {
                 p = type == PANLITE_SQLITE_TEXT ? p_value_text(value) : p_value_blob(value);
                 n = p_value_bytes(value);
@@ -366,7 +387,7 @@ static int copy_row(sqlite3_stmt *stmt, int cols, int row, int value_limit, unsi
  * re-prepared it after a schema change may have changed it: the Java side checks it instead of asking).
  */
 PANLITE_EXPORT int panlite_fill_rows(sqlite3_stmt *stmt, int cols, int copy_current, int max_rows, int value_limit,
-                                     unsigned char *types, i64 *cells, unsigned char *heap, int heap_cap,
+                                     int blobs, unsigned char *types, i64 *cells, unsigned char *heap, int heap_cap,
                                      const volatile int *callbacks, int *out) {
     int rows = 0;
     int used = 0;
@@ -382,7 +403,7 @@ PANLITE_EXPORT int panlite_fill_rows(sqlite3_stmt *stmt, int cols, int copy_curr
                 break;
             }
         }
-        if (copy_row(stmt, cols, rows, value_limit, types, cells, heap, heap_cap, &used) != 0) {
+        if (copy_row(stmt, cols, rows, value_limit, blobs, types, cells, heap, heap_cap, &used) != 0) {
             pending = 1;
             break;
         }
@@ -403,10 +424,10 @@ PANLITE_EXPORT int panlite_fill_rows(sqlite3_stmt *stmt, int cols, int copy_curr
  * into Java: the downcall may be critical). Results as panlite_fill_rows with copy_current and
  * max_rows 1: returns ROW, out[0] 1 (or 0 with out[2] = 1 when the row does not fit).
  */
-PANLITE_EXPORT int panlite_copy_current(sqlite3_stmt *stmt, int cols, int value_limit, unsigned char *types,
+PANLITE_EXPORT int panlite_copy_current(sqlite3_stmt *stmt, int cols, int value_limit, int blobs, unsigned char *types,
                                         i64 *cells, unsigned char *heap, int heap_cap, int *out) {
     int used = 0;
-    int fits = copy_row(stmt, cols, 0, value_limit, types, cells, heap, heap_cap, &used) == 0;
+    int fits = copy_row(stmt, cols, 0, value_limit, blobs, types, cells, heap, heap_cap, &used) == 0;
     out[0] = fits;
     out[1] = fits ? used : 0;
     out[2] = !fits;

@@ -1,5 +1,6 @@
 package dev.panlite.engine;
 
+import dev.panlite.ffi.Fused;
 import dev.panlite.ffi.Sqlite;
 import java.sql.SQLException;
 
@@ -15,9 +16,57 @@ import java.sql.SQLException;
  */
 final class Conversions {
     private static final String SQL = "SELECT ?1";
+    /**
+     * The database's text encoding is UTF-8, and fixed: a schema row was read (SQLite then never
+     * changes ENC(db) on this connection), which a non-empty main or temp schema proves.
+     */
+    private static final String ENCODING_SQL = "SELECT (SELECT encoding FROM pragma_encoding) = 'UTF-8', "
+            + "EXISTS (SELECT 1 FROM main.sqlite_schema) OR EXISTS (SELECT 1 FROM temp.sqlite_schema)";
 
     private final Database db;
     private Stmt select;
+    private Stmt encoding;
+    private byte utf8; // 0 not known (or not fixed yet), 1 fixed as UTF-8, -1 fixed as UTF-16
+
+    /**
+     * Whether a fill may copy BLOB values: their conversions here then give what SQLite gives in
+     * place. That holds where the database's text encoding is UTF-8, as a copy keeps no encoding:
+     * elsewhere sqlite3_column_text of a blob converts its bytes from the encoding its value carries
+     * (the database's for a stored blob, UTF-8 for a computed zeroblob), so a row holding a blob is
+     * read in place. The bundled engine's helper reads the encoding itself, per row ({@link
+     * Fused#readsEncoding}); otherwise it is asked here once it is fixed, and until then (an empty
+     * schema) asked at each fill and answered no. A failing question (an authorizer that denies it)
+     * also answers no: the rows are then read in place, which is never wrong. Lock held.
+     */
+    boolean blobsReadAhead() {
+        if (Fused.readsEncoding() || utf8 > 0) {
+            return true;
+        }
+        if (utf8 < 0) {
+            return false;
+        }
+        try {
+            if (encoding == null || encoding.handle == 0) {
+                encoding = db.preparePersistent(ENCODING_SQL);
+            }
+        } catch (SQLException e) {
+            return false; // read in place (see above)
+        }
+        long h = encoding.handle;
+        try {
+            if (Sqlite.step(h) != Sqlite.ROW) {
+                return false; // read in place (see above)
+            }
+            boolean isUtf8 = Sqlite.columnLong(h, 0) != 0;
+            if (Sqlite.columnLong(h, 1) != 0) {
+                utf8 = (byte) (isUtf8 ? 1 : -1);
+                return isUtf8;
+            }
+            return false;
+        } finally {
+            Sqlite.reset(h);
+        }
+    }
 
     Conversions(Database db) {
         this.db = db;
@@ -58,6 +107,10 @@ final class Conversions {
         if (select != null) {
             select.finalizeNow();
             select = null;
+        }
+        if (encoding != null) {
+            encoding.finalizeNow();
+            encoding = null;
         }
     }
 

@@ -244,13 +244,14 @@ public final class Stmt {
             callbackNamesSeen = names;
             callsBack = db.scratch().mentionsCallback(sql) || programCallsBack();
         }
+        boolean blobs = db.conversions().blobsReadAhead();
         int calls = callbacks.calls();
         int interrupts = db.interrupts().count();
         stepped = true;
         running++;
         dev.panlite.ffi.RowBuffer buffer = db.scratch().holdRows();
         try {
-            int rc = Fused.fillRows(handle, columnCount, copyCurrent, callsBack ? 1 : maxRows, buffer);
+            int rc = Fused.fillRows(handle, columnCount, copyCurrent, callsBack ? 1 : maxRows, blobs, buffer);
             rowBatch().take(buffer, columnCount, rc, interrupts);
             return rc;
         } finally {
@@ -272,7 +273,7 @@ public final class Stmt {
         dev.panlite.ffi.RowBuffer buffer = db.scratch().holdRows();
         try {
             int copied = columnCount;
-            int rc = Fused.fillRows(handle, copied, false, 1, buffer);
+            int rc = Fused.fillRows(handle, copied, false, 1, db.conversions().blobsReadAhead(), buffer);
             columnCount = buffer.columnCount(); // as after any first step (refreshColumnCount), read by the same downcall
             if (columnCount != copied) {
                 rowBatch().inPlace();

@@ -15,6 +15,14 @@ import java.lang.foreign.MemorySegment;
 public final class Fused {
     private Fused() {}
 
+    /**
+     * True when the native helper is compiled into the bundled engine and reads the database's text
+     * encoding itself, per row: the {@code blobs} argument of {@link #fillRows} may then be true always.
+     */
+    public static boolean readsEncoding() {
+        return NativeHelper.ACTIVE && NativeHelper.LINKED;
+    }
+
     /** True when the native helper is loaded and the fused calls take one crossing. */
     public static boolean helperActive() {
         return NativeHelper.ACTIVE;
@@ -115,12 +123,14 @@ public final class Fused {
      * {@code copyCurrent} the statement is already on a row, copied first without a step. Stops early,
      * on the row just copied, when a callback of the connection ran during the step. Returns ROW (the
      * statement is on a row: the last copied, or with {@link RowBuffer#pending()} one not copied
-     * because a value is over {@link RowBuffer#VALUE_LIMIT} or the buffer is full), DONE, or the code
-     * of the failing step after the {@link RowBuffer#rows()} rows copied.
+     * because a value is over {@link RowBuffer#VALUE_LIMIT}, the buffer is full, or it holds a BLOB
+     * and {@code blobs} is false), DONE, or the code of the failing step after the
+     * {@link RowBuffer#rows()} rows copied. {@code blobs}: the database's text encoding is UTF-8
+     * (engine.Conversions#blobsReadAhead; the bundled helper also checks it, per row).
      */
-    public static int fillRows(long stmt, int cols, boolean copyCurrent, int maxRows, RowBuffer buffer) {
+    public static int fillRows(long stmt, int cols, boolean copyCurrent, int maxRows, boolean blobs, RowBuffer buffer) {
         if (NativeHelper.ACTIVE) {
-            return NativeHelper.fillRows(stmt, cols, copyCurrent, maxRows, RowBuffer.VALUE_LIMIT, buffer);
+            return NativeHelper.fillRows(stmt, cols, copyCurrent, maxRows, RowBuffer.VALUE_LIMIT, blobs, buffer);
         }
         int rows = 0;
         int used = 0;
@@ -137,7 +147,7 @@ public final class Fused {
                     break;
                 }
             }
-            int after = copyRow(stmt, cols, rows, buffer, used);
+            int after = copyRow(stmt, cols, rows, blobs, buffer, used);
             if (after < 0) {
                 pending = 1;
                 break;
@@ -155,8 +165,11 @@ public final class Fused {
         return rc;
     }
 
-    /** copy_row of panlite_helper.c: returns the heap bytes used after the row, or -1 when it does not fit. */
-    private static int copyRow(long stmt, int cols, int row, RowBuffer b, int used) {
+    /**
+     * copy_row of panlite_helper.c: returns the heap bytes used after the row, or -1 when it does not
+     * fit or holds a BLOB while {@code blobs} is false.
+     */
+    private static int copyRow(long stmt, int cols, int row, boolean blobs, RowBuffer b, int used) {
         long at = (long) row * cols;
         for (int c = 0; c < cols; c++) {
             int type = Sqlite.columnType(stmt, c);
@@ -165,6 +178,9 @@ public final class Fused {
                 case Sqlite.INTEGER -> value = Sqlite.columnLong(stmt, c);
                 case Sqlite.FLOAT -> value = Double.doubleToRawLongBits(Sqlite.columnDouble(stmt, c));
                 case Sqlite.TEXT, Sqlite.BLOB -> {
+                    if (type == Sqlite.BLOB && !blobs) {
+                        return -1;
+                    }
                     MemorySegment p = type == Sqlite.TEXT ? Sqlite.columnTextPointer(stmt, c)
                             : Sqlite.columnBlobPointer(stmt, c);
                     int n = Sqlite.columnBytes(stmt, c);

@@ -43,6 +43,8 @@ final class NativeHelper {
     static final String OPTIONAL_FUNCTION = "sqlite3_stmt_isexplain";
 
     static final boolean ACTIVE;
+    /** The helper is compiled into the bundled engine (panlite_linked): it reads the database's encoding itself. */
+    static final boolean LINKED;
     private static final MethodHandle RESET_CLEAR;
     private static final MethodHandle EXEC_NO_ARGS;
     private static final MethodHandle FILL_ROWS;
@@ -73,6 +75,7 @@ final class NativeHelper {
         MethodHandle fillRows = null;
         MethodHandle copyCurrent = null;
         MethodHandle runBatch = null;
+        boolean linked = false;
         String path = null;
         String reason = null;
         System.Logger.Level level = System.Logger.Level.WARNING;
@@ -108,11 +111,11 @@ final class NativeHelper {
                     FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS));
             // Never critical either: both step, so user functions, hooks and the progress handler may run.
             fillRows = linker.downcallHandle(find(lookup, "panlite_fill_rows"), FunctionDescriptor.of(JAVA_INT,
-                    ADDRESS, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, ADDRESS, JAVA_INT, ADDRESS,
-                    ADDRESS));
+                    ADDRESS, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, ADDRESS, JAVA_INT,
+                    ADDRESS, ADDRESS));
             // Critical: it only reads the row the statement is on (no step, no callback, no blocking).
             copyCurrent = linker.downcallHandle(find(lookup, "panlite_copy_current"), FunctionDescriptor.of(JAVA_INT,
-                    ADDRESS, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, ADDRESS, JAVA_INT, ADDRESS),
+                    ADDRESS, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, ADDRESS, JAVA_INT, ADDRESS),
                     Linker.Option.critical(false));
             runBatch = linker.downcallHandle(find(lookup, "panlite_run_batch"), FunctionDescriptor.of(JAVA_INT,
                     ADDRESS, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, ADDRESS, JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
@@ -126,6 +129,8 @@ final class NativeHelper {
                 throw new Unavailable("panlite_init returned " + rc
                         + (rc == -2 ? " (already bound to another SQLite library in this process)" : ""));
             }
+            linked = (int) linker.downcallHandle(find(lookup, "panlite_linked"), FunctionDescriptor.of(JAVA_INT))
+                    .invokeExact() == 1;
         } catch (Unavailable e) {
             reason = e.getMessage();
             level = e.level;
@@ -145,6 +150,7 @@ final class NativeHelper {
         FILL_ROWS = fillRows;
         COPY_CURRENT = copyCurrent;
         RUN_BATCH = runBatch;
+        LINKED = reason == null && linked;
         PATH = path;
         REASON = reason;
         ACTIVE = reason == null;
@@ -223,14 +229,15 @@ final class NativeHelper {
     }
 
     /** {@link Fused#fillRows} in one crossing. */
-    static int fillRows(long stmt, int cols, boolean copyCurrent, int maxRows, int valueLimit, RowBuffer buffer) {
+    static int fillRows(long stmt, int cols, boolean copyCurrent, int maxRows, int valueLimit, boolean blobs,
+                        RowBuffer buffer) {
         try {
             if (copyCurrent && maxRows == 1) { // no step: the critical copy
-                return (int) COPY_CURRENT.invokeExact(MemorySegment.ofAddress(stmt), cols, valueLimit, buffer.types,
-                        buffer.cells, buffer.heap, (int) buffer.heap.byteSize(), buffer.out);
+                return (int) COPY_CURRENT.invokeExact(MemorySegment.ofAddress(stmt), cols, valueLimit, blobs ? 1 : 0,
+                        buffer.types, buffer.cells, buffer.heap, (int) buffer.heap.byteSize(), buffer.out);
             }
             return (int) FILL_ROWS.invokeExact(MemorySegment.ofAddress(stmt), cols, copyCurrent ? 1 : 0, maxRows,
-                    valueLimit, buffer.types, buffer.cells, buffer.heap, (int) buffer.heap.byteSize(),
+                    valueLimit, blobs ? 1 : 0, buffer.types, buffer.cells, buffer.heap, (int) buffer.heap.byteSize(),
                     buffer.callbacks, buffer.out);
         } catch (Throwable t) {
             throw Sqlite.fail(t);

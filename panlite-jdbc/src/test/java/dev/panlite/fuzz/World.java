@@ -65,12 +65,15 @@ final class World {
 
     /** A URL to one of the run's files or to memory, with settings that make misuse show sooner. */
     String url(Random r) {
-        String target = switch (r.nextInt(5)) {
+        int draw = r.nextInt(5);
+        String target = switch (draw) {
             case 0, 1 -> file(0);
             case 2 -> file(1);
             default -> ":memory:";
         };
         String url = "jdbc:sqlite:" + target + (r.nextBoolean() ? "?busy_timeout=50" : "?busy_timeout=0&stmt_cache_size=" + r.nextInt(4))
+                // one memory database in two is UTF-16 (no draw of its own): its rows holding a blob are read in place
+                + (draw == 4 ? "&encoding=UTF-16le" : "")
                 + (r.nextBoolean() ? "" : "&wal_autocheckpoint=" + r.nextInt(3) + "&wal_size_mark=" + (1 + r.nextInt(4)));
         // one draw, as before litestream_socket was added, so the seeds of earlier findings still replay
         return url + switch (r.nextInt(4)) {
