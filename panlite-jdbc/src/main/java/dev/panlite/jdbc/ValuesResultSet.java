@@ -43,9 +43,26 @@ final class ValuesResultSet extends AbstractResultSet {
         return closed || (statement != null && statement.isClosed());
     }
 
+    /**
+     * Closing tells the statement (resultClosed), whose state, and with closeOnCompletion its native
+     * statement, only the connection's lock guards: an EXPLAIN's rows are a statement's result too
+     * (ExplainRows). Always the connection's lock first, then the guard; no holder of the guard takes
+     * the connection's lock.
+     */
     @Override
     void enterForClose() {
+        if (statement != null) {
+            statement.db.lock();
+        }
         guard.lock();
+    }
+
+    @Override
+    void exitForClose() {
+        guard.unlock();
+        if (statement != null) {
+            statement.db.unlock();
+        }
     }
 
     @Override

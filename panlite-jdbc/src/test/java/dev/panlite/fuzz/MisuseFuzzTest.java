@@ -129,7 +129,11 @@ class MisuseFuzzTest {
                             .filter(l -> !l.contains("java.lang.invoke.") && !l.contains("jdk.internal.")).limit(200).toList()))
                     .append('\n');
         }
-        m.append("end of the child's output (all of it: ").append(log).append("):\n").append(tail(output, 30)).append('\n');
+        // kept under a name of its own: a later clean run of the same seed deletes seed<N>.log
+        Path kept = out.resolve("seed" + seed + "-failed-" + System.currentTimeMillis() + ".log");
+        Files.copy(log, kept);
+        m.append("end of the child's output (all of it, native stacks of a hang included: ").append(kept).append("):\n")
+                .append(tail(output, 30)).append('\n');
         m.append("reproduce: mvn -o test -pl panlite-jdbc -Dtest=MisuseFuzzTest -Dpanlite.fuzz.seeds=").append(seed)
                 .append(" -Dpanlite.fuzz.seconds=").append(seconds).append(" -Dpanlite.fuzz.threads=").append(threads).append('\n');
         Path script = out.resolve("seed" + seed + ".sh");

@@ -90,6 +90,65 @@ class ExplainTest {
         }
     }
 
+    /**
+     * An EXPLAIN's rows are its statement's result: closing them tells the statement, which with
+     * closeOnCompletion closes and gives its native statement back to the cache. That is the
+     * connection's to guard: the close waits for a thread that holds the connection (inside a
+     * function here). It closed under the rows' own guard only (the misuse fuzz: an AssertionError
+     * in Database.release, seeds 127 and 160), touching a native statement another thread's call
+     * could be using.
+     */
+    @Test
+    void closingAnExplainsRowsWaitsForTheConnection() throws Exception {
+        try (Connection c = TestDb.open(dir)) {
+            TestDb.exec(c, "CREATE TABLE t(a)");
+            java.util.concurrent.CountDownLatch inside = new java.util.concurrent.CountDownLatch(1);
+            java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+            c.unwrap(dev.panlite.PanliteConnection.class).createFunction("hold", 0, false, args -> {
+                inside.countDown();
+                release.await();
+                return 1;
+            });
+            PreparedStatement ps = c.prepareStatement("EXPLAIN SELECT a FROM t");
+            ps.closeOnCompletion();
+            ResultSet rs = ps.executeQuery();
+            assertTrue(rs.next());
+            Thread holder = new Thread(() -> {
+                try (Statement s = c.createStatement()) {
+                    s.executeQuery("SELECT hold()").close();
+                } catch (SQLException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            Throwable[] failed = new Throwable[1];
+            Thread closer = new Thread(() -> {
+                try {
+                    rs.close();
+                } catch (Throwable e) {
+                    failed[0] = e;
+                }
+            });
+            holder.start();
+            try {
+                inside.await();
+                closer.start();
+                Thread.State state;
+                while ((state = closer.getState()) != Thread.State.WAITING && state != Thread.State.TERMINATED) {
+                    Thread.onSpinWait(); // until it ends or parks
+                }
+                assertEquals(Thread.State.WAITING, state, "the close did not wait for the connection: " + failed[0]);
+            } finally {
+                release.countDown();
+                holder.join();
+                closer.join();
+            }
+            assertEquals(null, failed[0]);
+            assertTrue(rs.isClosed());
+            assertTrue(ps.isClosed(), "closeOnCompletion");
+            assertEquals(List.of("0"), rows(c.prepareStatement("SELECT count(*) FROM t").executeQuery()));
+        }
+    }
+
     private static List<String> rows(ResultSet rs) throws SQLException {
         List<String> out = new ArrayList<>();
         try (rs) {
