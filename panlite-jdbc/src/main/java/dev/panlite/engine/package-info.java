@@ -50,8 +50,10 @@
  *     holds no pointer, so a getter reading it needs neither the lock nor an open handle: the worst a
  *     racing thread can see is a value of another row, and every read checks its bounds (an
  *     SQLException, never an exception of the JVM). What the lock still guards: the fill itself, a row
- *     read in place (a value over {@code RowBuffer.VALUE_LIMIT}), and SQLite's own conversions of held
- *     values ({@code Conversions}, a private {@code SELECT ?1} on the connection). The getters still
+ *     read in place (a value over {@code RowBuffer.VALUE_LIMIT}, or a row holding a blob in a database
+ *     whose text encoding is not UTF-8: SQLite converts a blob to text from the encoding its value
+ *     carries, which a copy loses; {@code Conversions.blobsReadAhead}), and SQLite's own conversions
+ *     of held values ({@code Conversions}, a private {@code SELECT ?1} on the connection). The getters still
  *     refuse, without the lock, a closed result set or connection, a change hook of this thread, and
  *     this statement's own callbacks, as they did with it.
  * <li><b>An EXPLAIN is listed in the lock hold that prepared it.</b> Its rows are rendered from the
