@@ -25,7 +25,6 @@ final class Conversions {
 
     private final Database db;
     private Stmt select;
-    private Stmt encoding;
     private byte utf8; // 0 not known (or not fixed yet), 1 fixed as UTF-8, -1 fixed as UTF-16
 
     /**
@@ -36,7 +35,8 @@ final class Conversions {
      * read in place. The bundled engine's helper reads the encoding itself, per row ({@link
      * Fused#readsEncoding}); otherwise it is asked here once it is fixed, and until then (an empty
      * schema) asked at each fill and answered no. A failing question (an authorizer that denies it)
-     * also answers no: the rows are then read in place, which is never wrong. Lock held.
+     * also answers no: the rows are then read in place, which is never wrong. The question's
+     * statement is finalized at once: none of the connection's statements stays behind for it. Lock held.
      */
     boolean blobsReadAhead() {
         if (Fused.readsEncoding() || utf8 > 0) {
@@ -45,10 +45,9 @@ final class Conversions {
         if (utf8 < 0) {
             return false;
         }
+        Stmt encoding;
         try {
-            if (encoding == null || encoding.handle == 0) {
-                encoding = db.preparePersistent(ENCODING_SQL);
-            }
+            encoding = db.prepareFresh(ENCODING_SQL);
         } catch (SQLException e) {
             return false; // read in place (see above)
         }
@@ -64,7 +63,7 @@ final class Conversions {
             }
             return false;
         } finally {
-            Sqlite.reset(h);
+            encoding.finalizeNow();
         }
     }
 
@@ -107,10 +106,6 @@ final class Conversions {
         if (select != null) {
             select.finalizeNow();
             select = null;
-        }
-        if (encoding != null) {
-            encoding.finalizeNow();
-            encoding = null;
         }
     }
 
