@@ -260,6 +260,11 @@ final class StmtResultSet extends AbstractResultSet {
         connection.lockOpen();
         try {
             SQLException e = batch.failure();
+            if (e == null) {
+                // another thread sharing this result set reached that row first, got its error and reset the
+                // statement (follow is MORE again): this reader steps on, as a second step would in place
+                return fill(false);
+            }
             batch.clear();
             follow = RowBatch.MORE;
             stmt.reset();

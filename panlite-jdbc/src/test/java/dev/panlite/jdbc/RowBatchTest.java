@@ -347,6 +347,81 @@ class RowBatchTest {
         }
     }
 
+    /**
+     * Two threads sharing a result set (misuse, which must still end in SQLExceptions) both reach the
+     * row whose step failed during the fill: the first gets its error, the second steps on as a second
+     * step would in place. The second threw null (a NullPointerException: the misuse fuzz, system
+     * SQLite seed 9). Both readers pass the unlocked check of the row's state while a third thread
+     * holds the connection (inside a function), so both wait in failHere.
+     */
+    @Test
+    void twoReadersReachingTheFailedRowGetItsErrorOnce() throws Exception {
+        try (Connection c = open()) {
+            TestDb.exec(c, "CREATE TABLE t(x INTEGER)", "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n "
+                    + "WHERE x < 50) INSERT INTO t SELECT x FROM n");
+            java.util.concurrent.CountDownLatch inside = new java.util.concurrent.CountDownLatch(1);
+            java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+            c.unwrap(PanliteConnection.class).createFunction("hold", 0, false, args -> {
+                inside.countDown();
+                release.await();
+                return 1;
+            });
+            PreparedStatement ps = c.prepareStatement(
+                    "SELECT x, abs(CASE WHEN x = 40 THEN -9223372036854775808 ELSE x END) FROM t");
+            ps.setFetchSize(1000);
+            ResultSet rs = ps.executeQuery();
+            for (int i = 1; i < 40; i++) {
+                assertTrue(rs.next());
+            }
+            Thread holder = new Thread(() -> {
+                try (Statement s = c.createStatement()) {
+                    s.executeQuery("SELECT hold()").close();
+                } catch (SQLException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            Object[] outcomes = new Object[2];
+            Thread[] readers = new Thread[2];
+            for (int r = 0; r < 2; r++) {
+                int me = r;
+                readers[r] = new Thread(() -> {
+                    try {
+                        outcomes[me] = rs.next();
+                    } catch (Throwable e) {
+                        outcomes[me] = e;
+                    }
+                });
+            }
+            holder.start();
+            try {
+                inside.await();
+                for (Thread reader : readers) {
+                    reader.start();
+                    while (reader.getState() != Thread.State.WAITING && reader.getState() != Thread.State.TERMINATED) {
+                        Thread.onSpinWait(); // until it waits for the connection (or ends)
+                    }
+                }
+            } finally {
+                release.countDown();
+                holder.join();
+                for (Thread reader : readers) {
+                    reader.join();
+                }
+            }
+            int errors = 0;
+            for (Object o : outcomes) {
+                if (o instanceof SQLException e) {
+                    assertTrue(e.getMessage().contains("integer overflow"), e.getMessage());
+                    errors++;
+                } else {
+                    assertTrue(o instanceof Boolean, "a reader got " + o);
+                }
+            }
+            assertEquals(1, errors, Arrays.toString(outcomes));
+            rs.close();
+        }
+    }
+
     // ------------------------------------------------------------------ callbacks run when the reader moves
 
     @Test
