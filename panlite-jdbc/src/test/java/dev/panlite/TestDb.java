@@ -29,6 +29,58 @@ public final class TestDb {
         return new Driver().connect(url(dir, "test.db", query), new Properties());
     }
 
+    /**
+     * Holds {@code c}'s connection on another thread, inside a function ({@code hold()}) a query of
+     * that thread calls, from the return of this method until {@link ConnectionHold#close}: what
+     * another thread then does on the connection must wait for it, or not need it.
+     */
+    public static ConnectionHold holdConnection(Connection c) throws Exception {
+        return new ConnectionHold(c);
+    }
+
+    /** See {@link #holdConnection}. */
+    public static final class ConnectionHold implements AutoCloseable {
+        private final java.util.concurrent.CountDownLatch inside = new java.util.concurrent.CountDownLatch(1);
+        private final java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        private final Thread holder;
+
+        private ConnectionHold(Connection c) throws Exception {
+            c.unwrap(PanliteConnection.class).createFunction("hold", 0, false, args -> {
+                inside.countDown();
+                release.await();
+                return 1;
+            });
+            holder = new Thread(() -> {
+                try (Statement s = c.createStatement()) {
+                    s.executeQuery("SELECT hold()").close();
+                } catch (SQLException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            holder.start();
+            inside.await();
+        }
+
+        /**
+         * Waits until {@code t} parks (waiting for the connection, or anything else) or ends, and says
+         * which: a thread that needs the connection parks while it is held.
+         */
+        public static Thread.State parkedOrEnded(Thread t) {
+            Thread.State state;
+            while ((state = t.getState()) != Thread.State.WAITING && state != Thread.State.TERMINATED) {
+                Thread.onSpinWait();
+            }
+            return state;
+        }
+
+        /** Lets the holder's query end, and waits for it. */
+        @Override
+        public void close() throws InterruptedException {
+            release.countDown();
+            holder.join();
+        }
+    }
+
     /** Runs each SQL text (each may hold several statements). */
     public static void exec(Connection c, String... sql) throws SQLException {
         try (Statement s = c.createStatement()) {

@@ -102,24 +102,10 @@ class ExplainTest {
     void closingAnExplainsRowsWaitsForTheConnection() throws Exception {
         try (Connection c = TestDb.open(dir)) {
             TestDb.exec(c, "CREATE TABLE t(a)");
-            java.util.concurrent.CountDownLatch inside = new java.util.concurrent.CountDownLatch(1);
-            java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
-            c.unwrap(dev.panlite.PanliteConnection.class).createFunction("hold", 0, false, args -> {
-                inside.countDown();
-                release.await();
-                return 1;
-            });
             PreparedStatement ps = c.prepareStatement("EXPLAIN SELECT a FROM t");
             ps.closeOnCompletion();
             ResultSet rs = ps.executeQuery();
             assertTrue(rs.next());
-            Thread holder = new Thread(() -> {
-                try (Statement s = c.createStatement()) {
-                    s.executeQuery("SELECT hold()").close();
-                } catch (SQLException e) {
-                    throw new IllegalStateException(e);
-                }
-            });
             Throwable[] failed = new Throwable[1];
             Thread closer = new Thread(() -> {
                 try {
@@ -128,20 +114,12 @@ class ExplainTest {
                     failed[0] = e;
                 }
             });
-            holder.start();
-            try {
-                inside.await();
+            try (TestDb.ConnectionHold hold = TestDb.holdConnection(c)) {
                 closer.start();
-                Thread.State state;
-                while ((state = closer.getState()) != Thread.State.WAITING && state != Thread.State.TERMINATED) {
-                    Thread.onSpinWait(); // until it ends or parks
-                }
-                assertEquals(Thread.State.WAITING, state, "the close did not wait for the connection: " + failed[0]);
-            } finally {
-                release.countDown();
-                holder.join();
-                closer.join();
+                assertEquals(Thread.State.WAITING, TestDb.ConnectionHold.parkedOrEnded(closer),
+                        () -> "the close did not wait for the connection: " + failed[0]);
             }
+            closer.join();
             assertEquals(null, failed[0]);
             assertTrue(rs.isClosed());
             assertTrue(ps.isClosed(), "closeOnCompletion");

@@ -186,34 +186,15 @@ class RowBatchTest {
     void aQuerysFirstRowIsReadWithoutTheConnection() throws Exception {
         try (Connection c = open()) {
             TestDb.exec(c, "CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT)", "INSERT INTO t VALUES (7, 'seven')");
-            java.util.concurrent.CountDownLatch inside = new java.util.concurrent.CountDownLatch(1);
-            java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
-            c.unwrap(PanliteConnection.class).createFunction("hold", 0, false, args -> {
-                inside.countDown();
-                release.await();
-                return 1;
-            });
             try (PreparedStatement ps = c.prepareStatement("SELECT id, name FROM t WHERE id = ?")) {
                 ps.setInt(1, 7);
                 ResultSet rs = ps.executeQuery();
-                Thread holder = new Thread(() -> {
-                    try (Statement s = c.createStatement()) {
-                        s.executeQuery("SELECT hold()").close();
-                    } catch (SQLException e) {
-                        throw new IllegalStateException(e);
-                    }
-                });
-                holder.start();
-                try {
-                    inside.await();
+                try (TestDb.ConnectionHold hold = TestDb.holdConnection(c)) {
                     org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(20), () -> {
                         assertTrue(rs.next());
                         assertEquals(7, rs.getInt(1));
                         assertEquals("seven", rs.getString(2));
                     }, "the first row waited for the connection");
-                } finally {
-                    release.countDown();
-                    holder.join();
                 }
                 rs.close();
             }
@@ -359,13 +340,6 @@ class RowBatchTest {
         try (Connection c = open()) {
             TestDb.exec(c, "CREATE TABLE t(x INTEGER)", "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n "
                     + "WHERE x < 50) INSERT INTO t SELECT x FROM n");
-            java.util.concurrent.CountDownLatch inside = new java.util.concurrent.CountDownLatch(1);
-            java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
-            c.unwrap(PanliteConnection.class).createFunction("hold", 0, false, args -> {
-                inside.countDown();
-                release.await();
-                return 1;
-            });
             PreparedStatement ps = c.prepareStatement(
                     "SELECT x, abs(CASE WHEN x = 40 THEN -9223372036854775808 ELSE x END) FROM t");
             ps.setFetchSize(1000);
@@ -373,13 +347,6 @@ class RowBatchTest {
             for (int i = 1; i < 40; i++) {
                 assertTrue(rs.next());
             }
-            Thread holder = new Thread(() -> {
-                try (Statement s = c.createStatement()) {
-                    s.executeQuery("SELECT hold()").close();
-                } catch (SQLException e) {
-                    throw new IllegalStateException(e);
-                }
-            });
             Object[] outcomes = new Object[2];
             Thread[] readers = new Thread[2];
             for (int r = 0; r < 2; r++) {
@@ -392,21 +359,14 @@ class RowBatchTest {
                     }
                 });
             }
-            holder.start();
-            try {
-                inside.await();
+            try (TestDb.ConnectionHold hold = TestDb.holdConnection(c)) {
                 for (Thread reader : readers) {
                     reader.start();
-                    while (reader.getState() != Thread.State.WAITING && reader.getState() != Thread.State.TERMINATED) {
-                        Thread.onSpinWait(); // until it waits for the connection (or ends)
-                    }
+                    TestDb.ConnectionHold.parkedOrEnded(reader);
                 }
-            } finally {
-                release.countDown();
-                holder.join();
-                for (Thread reader : readers) {
-                    reader.join();
-                }
+            }
+            for (Thread reader : readers) {
+                reader.join();
             }
             int errors = 0;
             for (Object o : outcomes) {
