@@ -3,15 +3,15 @@
 # directory (target-repro-1, target-repro-2), and compares every artifact byte for byte. Part of the
 # release (docs/releasing.md); run from anywhere:
 #
-#   sh panlite-jdbc/src/release/check-reproducible.sh [--fresh-native]
+#   sh src/release/check-reproducible.sh [--fresh-native]
 #
 # The native libraries come from the build cache (~/.cache/panlite-build) in both builds unless
 # --fresh-native gives the second build an empty cache, so zig compiles every platform again (about
 # a minute per platform on a quiet machine): then the natives are compared too. Prints the SHA-256 of
 # every artifact; exits 1 on the first difference.
 set -eu
-root=$(cd "$(dirname "$0")/../../.." && pwd)
-module="$root/panlite-jdbc"
+root=$(cd "$(dirname "$0")/../.." && pwd)
+module="$root"
 fresh=${1:-}
 for n in 1 2; do
     rm -rf "$module/target-repro-$n"
@@ -19,10 +19,10 @@ for n in 1 2; do
         cache=$(mktemp -d)
         echo "reproducible: build $n, compiling every native library again (cache $cache)"
         (cd "$root" && PANLITE_BUILD_CACHE="$cache" mvn -q -Prelease package -DskipTests -DskipITs \
-            -DbuildDir=target-repro-$n -pl panlite-jdbc)
+            -DbuildDir=target-repro-$n)
     else
         echo "reproducible: build $n"
-        (cd "$root" && mvn -q -Prelease package -DskipTests -DskipITs -DbuildDir=target-repro-$n -pl panlite-jdbc)
+        (cd "$root" && mvn -q -Prelease package -DskipTests -DskipITs -DbuildDir=target-repro-$n)
     fi
 done
 status=0

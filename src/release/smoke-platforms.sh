@@ -3,7 +3,7 @@
 # file, FTS5, a transaction, the native helper in use) on every platform the release jar claims that
 # this machine can run, and checks the others statically. Part of the release (docs/releasing.md):
 #
-#   sh panlite-jdbc/src/release/smoke-platforms.sh panlite-jdbc/target/panlite-jdbc-<version>.jar [work-dir]
+#   sh src/release/smoke-platforms.sh target/panlite-jdbc-<version>.jar [work-dir]
 #
 # Needs a Debian/Ubuntu x86_64 host, JAVA_HOME at a JDK 22+, python3 with pip. Installs, pinned and
 # never committed: Debian's wine/wine64, qemu-user-static, libc6-arm64-cross and llvm (apt, exact

@@ -134,7 +134,7 @@ class MisuseFuzzTest {
         Files.copy(log, kept);
         m.append("end of the child's output (all of it, native stacks of a hang included: ").append(kept).append("):\n")
                 .append(tail(output, 30)).append('\n');
-        m.append("reproduce: mvn -o test -pl panlite-jdbc -Dtest=MisuseFuzzTest -Dpanlite.fuzz.seeds=").append(seed)
+        m.append("reproduce: mvn -o test -Dtest=MisuseFuzzTest -Dpanlite.fuzz.seeds=").append(seed)
                 .append(" -Dpanlite.fuzz.seconds=").append(seconds).append(" -Dpanlite.fuzz.threads=").append(threads).append('\n');
         Path script = out.resolve("seed" + seed + ".sh");
         Files.writeString(script, "#!/bin/sh\n# the child JVM of seed " + seed + ", as MisuseFuzzTest ran it\n"
