@@ -1,5 +1,6 @@
 package dev.panlite;
 
+import dev.panlite.engine.SqlState;
 import dev.panlite.engine.EngineConfig;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -25,16 +26,12 @@ import java.util.stream.Collectors;
  * on-disk database), or an SQLite URI filename ({@code file:x.db?mode=ro}). A query string after
  * {@code ?} carries {@link Setting}s; in a {@code file:} URI the parameters SQLite itself reads
  * stay in the filename. Properties override the URL; {@code user} and {@code password} are ignored.
- * An unknown key (SQLState {@value #STATE_UNKNOWN_KEY}) or an invalid value (SQLState
- * {@value #STATE_INVALID_VALUE}) is an {@link SQLException} that names the key and what is accepted.
+ * An unknown key (SQLState {@value SqlState#INVALID_OPTION}) or an invalid value (SQLState
+ * {@value SqlState#INVALID_ATTRIBUTE_VALUE}) is an {@link SQLException} that names the key and what is accepted.
  */
 public final class Config {
     public static final String PREFIX = "jdbc:sqlite:";
 
-    /** SQLState of an invalid value or malformed URL: "invalid attribute value". */
-    public static final String STATE_INVALID_VALUE = "HY024";
-    /** SQLState of an unknown setting key: "invalid attribute/option identifier". */
-    public static final String STATE_UNKNOWN_KEY = "HY092";
 
     private static final int SQLITE_OPEN_READONLY = 0x1;
     private static final int SQLITE_OPEN_READWRITE = 0x2;
@@ -100,7 +97,7 @@ public final class Config {
         if (resource != null) { // the incumbent opens a resource read-only: it is a copy of something packaged
             if (resource.isEmpty()) {
                 throw new SQLException("Empty resource name in " + PREFIX + RESOURCE_PREFIX
-                        + ": name a classpath resource or a jar:, file: or http: URL", STATE_INVALID_VALUE);
+                        + ": name a classpath resource or a jar:, file: or http: URL", SqlState.INVALID_ATTRIBUTE_VALUE);
             }
             flags = (flags & ~(SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI)) | SQLITE_OPEN_READONLY;
         }
@@ -149,7 +146,7 @@ public final class Config {
         }
         if (!hexkeyMode.equals("NONE") && !password.matches("(?:[0-9A-Fa-f]{2})+")) {
             throw new SQLException("Invalid password for hexkey_mode=" + hexkeyMode
-                    + ": expected an even number of hex digits", STATE_INVALID_VALUE);
+                    + ": expected an even number of hex digits", SqlState.INVALID_ATTRIBUTE_VALUE);
         }
         return switch (hexkeyMode) {
             case "SSE" -> "PRAGMA hexkey = '" + password + "'";
@@ -172,7 +169,7 @@ public final class Config {
     public static Config parse(String url, Properties info) throws SQLException {
         if (!acceptsURL(url)) {
             throw new SQLException("Not an SQLite URL: " + url + " (expected " + PREFIX + "<file>)",
-                    STATE_INVALID_VALUE);
+                    SqlState.INVALID_ATTRIBUTE_VALUE);
         }
         Map<Setting, String> raw = new EnumMap<>(Setting.class);
         List<SQLException> problems = new ArrayList<>();
@@ -187,7 +184,7 @@ public final class Config {
                 given.put(s, s.canonical(e.getValue()));
             } catch (IllegalArgumentException invalid) {
                 throw new SQLException("Invalid value " + quote(e.getValue()) + " for setting " + s.key()
-                        + ": expected " + invalid.getMessage(), STATE_INVALID_VALUE);
+                        + ": expected " + invalid.getMessage(), SqlState.INVALID_ATTRIBUTE_VALUE);
             }
         }
         return new Config(url, filename, Collections.unmodifiableMap(given));
@@ -255,7 +252,7 @@ public final class Config {
                     value = eq < 0 ? "" : decode(param.substring(eq + 1));
                 } catch (IllegalArgumentException badEscape) {
                     problems.add(new SQLException("Malformed %-escape in URL parameter " + quote(param),
-                            STATE_INVALID_VALUE));
+                            SqlState.INVALID_ATTRIBUTE_VALUE));
                     continue;
                 }
                 if (SQLITE_URI_PARAMS.contains(key)) {
@@ -264,7 +261,7 @@ public final class Config {
                     } else {
                         problems.add(new SQLException("URL parameter " + key + " is read by SQLite only in a"
                                 + " URI filename: write " + PREFIX + "file:" + base + "?" + param,
-                                STATE_UNKNOWN_KEY));
+                                SqlState.INVALID_OPTION));
                     }
                 } else {
                     putSetting(raw, key, value, "the URL", problems);
@@ -301,7 +298,7 @@ public final class Config {
                 + (near == null ? "" : " (did you mean " + near.key() + "?)")
                 + ". Settings: " + ALL_KEYS
                 + "; in a file: URI also SQLite's " + String.join(", ", SQLITE_URI_PARAMS) + ".",
-                STATE_UNKNOWN_KEY);
+                SqlState.INVALID_OPTION);
     }
 
     /** The setting whose key is within two edits of a misspelled one, if any. */

@@ -1,5 +1,6 @@
 package dev.panlite;
 
+import dev.panlite.engine.SqlState;
 import dev.panlite.engine.LitestreamControl;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -47,7 +48,7 @@ public final class LitestreamBarrier {
             response = LitestreamControl.post(socket, "/sync", LitestreamControl.syncBody(database, true, seconds), deadline);
         } catch (IOException e) {
             throw new SQLException("Litestream's control socket " + socket + " did not answer: " + e.getMessage()
-                    + " (is litestream replicate running with socket.enabled: true?)", "08001", e);
+                    + " (is litestream replicate running with socket.enabled: true?)", SqlState.UNABLE_TO_CONNECT, e);
         }
         int code = LitestreamControl.statusCode(response);
         String json = response.substring(Math.max(0, response.indexOf("\r\n\r\n")));
@@ -67,12 +68,12 @@ public final class LitestreamBarrier {
         }
         if (code != 200) {
             String message = "Litestream could not sync " + database + " to its replica (HTTP " + code + "): " + error;
-            throw error != null && error.contains("deadline") ? new SQLTimeoutException(message, "HYT00")
-                    : new SQLException(message, "08006");
+            throw error != null && error.contains("deadline") ? new SQLTimeoutException(message, SqlState.TIMEOUT_EXPIRED)
+                    : new SQLException(message, SqlState.CONNECTION_FAILURE);
         }
         if (replicated < txid) {
             throw new SQLException("Litestream synced " + database + " to transaction " + txid + " but its replica is at "
-                    + replicated, "08006");
+                    + replicated, SqlState.CONNECTION_FAILURE);
         }
         return new Position(status, txid, replicated);
     }

@@ -1,5 +1,6 @@
 package dev.panlite;
 
+import dev.panlite.engine.SqlState;
 import java.io.PrintWriter;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -44,7 +45,7 @@ public class PanliteDataSource implements DataSource {
     public Connection getConnection() throws SQLException {
         if (!Config.acceptsURL(url)) {
             throw new SQLException("PanliteDataSource: set url to a " + Config.PREFIX + " URL, not " + url,
-                    Config.STATE_INVALID_VALUE);
+                    SqlState.INVALID_ATTRIBUTE_VALUE);
         }
         return new Driver().connect(url, properties());
     }
@@ -118,7 +119,7 @@ public class PanliteDataSource implements DataSource {
         if (iface.isInstance(this)) {
             return iface.cast(this);
         }
-        throw new SQLException("Not a wrapper for " + iface.getName(), "HY024");
+        throw new SQLException("Not a wrapper for " + iface.getName(), SqlState.INVALID_ATTRIBUTE_VALUE);
     }
 
     @Override

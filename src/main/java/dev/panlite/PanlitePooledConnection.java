@@ -1,5 +1,6 @@
 package dev.panlite;
 
+import dev.panlite.engine.SqlState;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -70,7 +71,7 @@ final class PanlitePooledConnection implements PooledConnection {
             }
             synchronized (this) {
                 if (physical.isClosed()) {
-                    throw new SQLNonTransientConnectionException("The pooled connection is closed", "08003");
+                    throw new SQLNonTransientConnectionException("The pooled connection is closed", SqlState.CONNECTION_DOES_NOT_EXIST);
                 }
                 if (current == null) { // else another getConnection raced this one: close its handle too
                     current = fresh;
@@ -158,10 +159,10 @@ final class PanlitePooledConnection implements PooledConnection {
                 default:
                     if (closed) {
                         if (method.getName().equals("setClientInfo")) { // declares only SQLClientInfoException
-                            throw new java.sql.SQLClientInfoException("The connection is closed", "08003", 0,
+                            throw new java.sql.SQLClientInfoException("The connection is closed", SqlState.CONNECTION_DOES_NOT_EXIST, 0,
                                     java.util.Map.of());
                         }
-                        throw new SQLNonTransientConnectionException("The connection is closed", "08003");
+                        throw new SQLNonTransientConnectionException("The connection is closed", SqlState.CONNECTION_DOES_NOT_EXIST);
                     }
             }
             try {

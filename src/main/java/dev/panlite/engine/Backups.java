@@ -53,7 +53,7 @@ public final class Backups {
             copied = Scratch.backup(database.handle(), schema, file, restore, busyTimeoutMillis, pagesPerStep, counted);
         } catch (RuntimeException | Error stopped) { // thrown by the progress callback: the copy stopped there
             throw new SQLException((restore ? "restore from '" : "backup to '") + file
-                    + "' stopped: its progress callback threw " + stopped, "HY000", stopped);
+                    + "' stopped: its progress callback threw " + stopped, SqlState.GENERAL_ERROR, stopped);
         }
         if (copied.rc() != Sqlite.OK) {
             throw ResultCodes.exception(copied.rc(), copied.message() + " (" + (restore ? "restore from '" : "backup to '")
@@ -81,7 +81,7 @@ public final class Backups {
         if (Database.libraryVersionNumber() < DESERIALIZE_SINCE) {
             throw new java.sql.SQLFeatureNotSupportedException("deserialize needs SQLite " + DESERIALIZE_SINCE_TEXT
                     + " or newer (the bundled engine); this is " + Database.libraryVersion() + ", which the misuse"
-                    + " fuzz crashed after a deserialize", "HYC00"); // not 0A000: HikariCP evicts on it
+                    + " fuzz crashed after a deserialize", SqlState.FEATURE_NOT_SUPPORTED); // not 0A000: HikariCP evicts on it
         }
         long db = database.handle();
         // sqlite3_deserialize closes the schema's old b-tree under any statement still reading it (its

@@ -45,23 +45,20 @@ public final class BlobHandle {
     }
 
     private void io(boolean write, int offset, byte[] bytes, int at, int n) throws SQLException {
-        db.lock();
-        try {
+        try (var held = db.hold()) {
             check();
             int rc = write ? db.scratch().blobWrite(handle, offset, bytes, at, n)
                     : db.scratch().blobRead(handle, offset, bytes, at, n);
             if (rc != Sqlite.OK) {
                 throw db.error(rc, null, ResultCodes.Phase.EXECUTE);
             }
-        } finally {
-            db.unlock();
         }
     }
 
     private void check() throws SQLException {
         db.checkOpen();
         if (handle == 0) {
-            throw new SQLException("The blob is closed (free() was called)", "HY010");
+            throw new SQLException("The blob is closed (free() was called)", SqlState.FUNCTION_SEQUENCE_ERROR);
         }
     }
 
@@ -71,11 +68,8 @@ public final class BlobHandle {
 
     /** Closes the handle (idempotent); takes the lock. */
     public void close() {
-        db.lock();
-        try {
+        try (var held = db.hold()) {
             closeLocked();
-        } finally {
-            db.unlock();
         }
     }
 

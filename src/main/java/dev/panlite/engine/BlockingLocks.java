@@ -24,7 +24,7 @@ final class BlockingLocks {
         if (!database.returnsRow("SELECT 1 WHERE sqlite_compileoption_used('ENABLE_SETLK_TIMEOUT')")) {
             throw new SQLFeatureNotSupportedException("setlk_timeout: the loaded SQLite (" + Sqlite.libversion() + ", "
                     + SqliteLibrary.loadedFrom() + ") was built without SQLITE_ENABLE_SETLK_TIMEOUT, so"
-                    + " sqlite3_setlk_timeout would do nothing; tools/build-sqlite-setlk.sh builds one that has it", "HYC00");
+                    + " sqlite3_setlk_timeout would do nothing; tools/build-sqlite-setlk.sh builds one that has it", SqlState.FEATURE_NOT_SUPPORTED);
         }
         int rc = Sqlite.setlkTimeout(database.handle(), millis);
         if (rc != Sqlite.OK) {

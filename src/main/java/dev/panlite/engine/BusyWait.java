@@ -51,7 +51,7 @@ public final class BusyWait {
         try {
             return handler.keepWaiting(attempts++, Duration.ofNanos(waitedNanos()));
         } catch (RuntimeException | Error e) {
-            throw new SQLException("The busy handler failed: " + e, "HY000", e);
+            throw new SQLException("The busy handler failed: " + e, SqlState.GENERAL_ERROR, e);
         }
     }
 

@@ -101,7 +101,7 @@ final class Checkpoints implements WalHook.Receiver {
      */
     int[] run(Database database, String schema, int mode) throws SQLException {
         if (mode < PASSIVE || mode > TRUNCATE) {
-            throw new SQLException("Unknown checkpoint mode " + mode + ": PASSIVE, FULL, RESTART or TRUNCATE", "HY024");
+            throw new SQLException("Unknown checkpoint mode " + mode + ": PASSIVE, FULL, RESTART or TRUNCATE", SqlState.INVALID_ATTRIBUTE_VALUE);
         }
         LibraryFunctions.require("sqlite3_wal_checkpoint_v2", "checkpoint");
         String sql = "PRAGMA " + (schema == null ? "" : schema + ".") + "wal_checkpoint(" + MODES[mode] + ")";

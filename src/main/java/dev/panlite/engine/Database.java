@@ -65,7 +65,7 @@ public final class Database {
     public static Database open(EngineConfig config) throws SQLException {
         String loadError = SqliteLibrary.loadError();
         if (loadError != null) {
-            throw new SQLNonTransientConnectionException(loadError, "08001");
+            throw new SQLNonTransientConnectionException(loadError, SqlState.UNABLE_TO_CONNECT);
         }
         int flags = config.openFlags() | Sqlite.OPEN_NOMUTEX | Sqlite.OPEN_EXRESCODE;
         java.nio.file.Path resourceCopy = config.resource() != null ? ResourceDatabase.copy(config.resource()) : null;
@@ -99,7 +99,7 @@ public final class Database {
                 throw new SQLNonTransientConnectionException("password: the loaded SQLite (" + Sqlite.libversion()
                         + ", " + SqliteLibrary.loadedFrom() + ") cannot encrypt, and Panlite will not open the"
                         + " database unencrypted. Load SQLCipher or SQLite3MultipleCiphers with -D"
-                        + SqliteLibrary.LIBRARY_PROPERTY + "=/path/to/library, or remove password.", "08001");
+                        + SqliteLibrary.LIBRARY_PROPERTY + "=/path/to/library, or remove password.", SqlState.UNABLE_TO_CONNECT);
             }
             text.execute(config.keyPragma());
         }
@@ -195,6 +195,14 @@ public final class Database {
 
     public void lock() {
         lock.lock();
+    }
+
+    private final Held held = this::unlock;
+
+    /** Takes the lock: {@code try (var held = db.hold()) { ... }} releases it. */
+    public Held hold() {
+        lock.lock();
+        return held;
     }
 
     /**
@@ -314,7 +322,7 @@ public final class Database {
         assert isLockedByMe();
         checkNotInHook();
         if (closed || closeWhenIdle) {
-            throw new SQLNonTransientConnectionException("The connection is closed", "08003");
+            throw new SQLNonTransientConnectionException("The connection is closed", SqlState.CONNECTION_DOES_NOT_EXIST);
         }
     }
 

@@ -9,7 +9,6 @@ import java.sql.SQLFeatureNotSupportedException;
  */
 final class LibraryFunctions {
     /** SQL/CLI's "optional feature not implemented", as everywhere in the driver (not 0A000: pools evict on it). */
-    private static final String NOT_SUPPORTED = "HYC00";
 
     private LibraryFunctions() {}
 
@@ -17,7 +16,7 @@ final class LibraryFunctions {
     static void require(String function, String feature) throws SQLFeatureNotSupportedException {
         String missing = OptionalFunctions.missing(function);
         if (missing != null) {
-            throw new SQLFeatureNotSupportedException(feature + " needs " + missing, NOT_SUPPORTED);
+            throw new SQLFeatureNotSupportedException(feature + " needs " + missing, SqlState.FEATURE_NOT_SUPPORTED);
         }
     }
 }

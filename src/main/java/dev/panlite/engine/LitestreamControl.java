@@ -66,7 +66,7 @@ public final class LitestreamControl {
             throws IOException, SQLTimeoutException {
         long left = deadline - System.nanoTime();
         if (left <= 0) {
-            throw new SQLTimeoutException("Litestream's control socket " + socket + " did not answer in time", "HYT00");
+            throw new SQLTimeoutException("Litestream's control socket " + socket + " did not answer in time", SqlState.TIMEOUT_EXPIRED);
         }
         SelectionKey key = channel.register(selector, op);
         selector.select(Math.max(1, left / 1_000_000));

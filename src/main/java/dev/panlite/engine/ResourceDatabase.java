@@ -32,7 +32,7 @@ final class ResourceDatabase {
         } catch (IOException e) {
             delete(temp);
             throw new SQLNonTransientConnectionException("Cannot copy the database resource " + name + " (" + url
-                    + ") to a temporary file: " + e, "08001", e);
+                    + ") to a temporary file: " + e, SqlState.UNABLE_TO_CONNECT, e);
         }
     }
 
@@ -56,7 +56,7 @@ final class ResourceDatabase {
             // falls through to the message below
         }
         throw new SQLNonTransientConnectionException("Database resource not found: " + name
-                + " (neither on the classpath nor a jar:, file: or http: URL)", "08001");
+                + " (neither on the classpath nor a jar:, file: or http: URL)", SqlState.UNABLE_TO_CONNECT);
     }
 
     /** Deletes the temporary copy; quietly, since the connection is closing either way. */

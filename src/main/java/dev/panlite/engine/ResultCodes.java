@@ -153,39 +153,39 @@ public final class ResultCodes {
         if (extended == 517) { // SQLITE_BUSY_SNAPSHOT: waiting cannot help, the transaction read a stale snapshot
             return new Rollback(text + ". Another connection wrote after this transaction began reading: roll back"
                     + " and retry the transaction. transaction_mode=IMMEDIATE (Panlite's default) takes the write"
-                    + " lock at BEGIN and avoids this", "40001", extended);
+                    + " lock at BEGIN and avoids this", SqlState.SERIALIZATION_FAILURE, extended);
         }
         return switch (primary) {
             case 19 -> new Integrity(text, constraintState(extended), extended);
-            case 5, 6 -> new Transient(text, "40001", extended);
+            case 5, 6 -> new Transient(text, SqlState.SERIALIZATION_FAILURE, extended);
             case 9 -> phase == Phase.TIMED_OUT
-                    ? new Timeout(text, "HYT00", extended)
-                    : new NonTransient(text, "57014", extended);
+                    ? new Timeout(text, SqlState.TIMEOUT_EXPIRED, extended)
+                    : new NonTransient(text, SqlState.QUERY_CANCELED, extended);
             case 1 -> phase == Phase.PREPARE
-                    ? new Syntax(text, "42000", extended)
-                    : new General(text, "HY000", extended);
-            case 8 -> new NonTransient(text, "25006", extended);
-            case 14, 26 -> new Connection(text, "08001", extended);
-            case 11 -> new NonTransient(text, "XX001", extended);
-            case 13 -> new General(text, "53100", extended);
-            case 7 -> new General(text, "53200", extended);
-            case 10 -> new General(text, "58030", extended);
-            case 18 -> new Data(text, "22001", extended);
-            case 20 -> new Data(text, "22005", extended);
-            case 25 -> new Data(text, "07009", extended);
-            case 21 -> new NonTransient(text, "HY010", extended);
-            case 23, 3 -> new NonTransient(text, "42501", extended);
-            default -> new General(text, "HY000", extended);
+                    ? new Syntax(text, SqlState.SYNTAX_ERROR_OR_ACCESS_RULE, extended)
+                    : new General(text, SqlState.GENERAL_ERROR, extended);
+            case 8 -> new NonTransient(text, SqlState.READ_ONLY_SQL_TRANSACTION, extended);
+            case 14, 26 -> new Connection(text, SqlState.UNABLE_TO_CONNECT, extended);
+            case 11 -> new NonTransient(text, SqlState.DATA_CORRUPTED, extended);
+            case 13 -> new General(text, SqlState.DISK_FULL, extended);
+            case 7 -> new General(text, SqlState.OUT_OF_MEMORY, extended);
+            case 10 -> new General(text, SqlState.IO_ERROR, extended);
+            case 18 -> new Data(text, SqlState.STRING_DATA_RIGHT_TRUNCATION, extended);
+            case 20 -> new Data(text, SqlState.ERROR_IN_ASSIGNMENT, extended);
+            case 25 -> new Data(text, SqlState.INVALID_DESCRIPTOR_INDEX, extended);
+            case 21 -> new NonTransient(text, SqlState.FUNCTION_SEQUENCE_ERROR, extended);
+            case 23, 3 -> new NonTransient(text, SqlState.INSUFFICIENT_PRIVILEGE, extended);
+            default -> new General(text, SqlState.GENERAL_ERROR, extended);
         };
     }
 
     private static String constraintState(int extended) {
         return switch (extended) {
-            case 2067, 1555 -> "23505"; // UNIQUE, PRIMARYKEY: what Spring reads as a duplicate key
-            case 1299 -> "23502"; // NOTNULL
-            case 787 -> "23503"; // FOREIGNKEY
-            case 275 -> "23514"; // CHECK
-            default -> "23000";
+            case 2067, 1555 -> SqlState.UNIQUE_VIOLATION; // UNIQUE, PRIMARYKEY: what Spring reads as a duplicate key
+            case 1299 -> SqlState.NOT_NULL_VIOLATION; // NOTNULL
+            case 787 -> SqlState.FOREIGN_KEY_VIOLATION; // FOREIGNKEY
+            case 275 -> SqlState.CHECK_VIOLATION; // CHECK
+            default -> SqlState.INTEGRITY_CONSTRAINT_VIOLATION;
         };
     }
 

@@ -152,7 +152,7 @@ public final class RowBatch {
 
     private static SQLException movedMeanwhile() {
         return new SQLException("The result set moved while this value was read (used from two threads at once?)",
-                "24000");
+                SqlState.INVALID_CURSOR_STATE);
     }
 
     /** The storage class (Sqlite.INTEGER ... Sqlite.NULL) of a value. */

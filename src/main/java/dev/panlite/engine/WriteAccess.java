@@ -156,7 +156,7 @@ final class WriteAccess {
     private static SQLException cancelled(String reason, String sql) {
         if ("closed".equals(reason)) {
             return new SQLNonTransientConnectionException(
-                    "The connection was closed while waiting for the write gate", "08003");
+                    "The connection was closed while waiting for the write gate", SqlState.CONNECTION_DOES_NOT_EXIST);
         }
         return ResultCodes.exception(Sqlite.INTERRUPT, "Cancelled while waiting for the write gate", sql,
                 ResultCodes.Phase.EXECUTE);
@@ -327,7 +327,7 @@ final class WriteAccess {
             consultingHandler = false;
         }
         if (database.isClosed()) { // the handler closed the connection: it closes once this call unwinds
-            throw new SQLNonTransientConnectionException("The busy handler closed the connection", "08003");
+            throw new SQLNonTransientConnectionException("The busy handler closed the connection", SqlState.CONNECTION_DOES_NOT_EXIST);
         }
         return more;
     }

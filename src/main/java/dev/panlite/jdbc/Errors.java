@@ -1,5 +1,6 @@
 package dev.panlite.jdbc;
 
+import dev.panlite.engine.SqlState;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.sql.SQLNonTransientException;
@@ -9,20 +10,20 @@ final class Errors {
     private Errors() {}
 
     static SQLException closed(String what) {
-        return new SQLNonTransientException("The " + what + " is closed", "HY010");
+        return new SQLNonTransientException("The " + what + " is closed", SqlState.FUNCTION_SEQUENCE_ERROR);
     }
 
     /** 08003 "connection does not exist": class 08 is what pools (HikariCP) and PooledConnection events read as a dead connection. */
     static SQLException connectionClosed() {
-        return new java.sql.SQLNonTransientConnectionException("The connection is closed", "08003");
+        return new java.sql.SQLNonTransientConnectionException("The connection is closed", SqlState.CONNECTION_DOES_NOT_EXIST);
     }
 
     static SQLException badArgument(String message) {
-        return new SQLNonTransientException(message, "HY024");
+        return new SQLNonTransientException(message, SqlState.INVALID_ATTRIBUTE_VALUE);
     }
 
     static SQLException badIndex(String message) {
-        return new SQLNonTransientException(message, "07009");
+        return new SQLNonTransientException(message, SqlState.INVALID_DESCRIPTOR_INDEX);
     }
 
     /** A statement (or its result set) used or closed by a callback that runs inside that statement's own SQL. */
@@ -32,21 +33,20 @@ final class Errors {
     }
 
     static SQLException badState(String message) {
-        return new SQLNonTransientException(message, "HY010");
+        return new SQLNonTransientException(message, SqlState.FUNCTION_SEQUENCE_ERROR);
     }
 
     static SQLException conversion(String message) {
-        return new java.sql.SQLDataException(message, "22018");
+        return new java.sql.SQLDataException(message, SqlState.INVALID_CHARACTER_VALUE_FOR_CAST);
     }
 
     /**
      * SQLState HYC00, SQL/CLI's "optional feature not implemented", not 0A000: HikariCP (and pools
      * that copy its rules) takes 0A000 for a dead connection and evicts it.
      */
-    static final String NOT_SUPPORTED = "HYC00";
 
     static SQLFeatureNotSupportedException notSupported(String what) {
-        return new SQLFeatureNotSupportedException(what + " is not supported by SQLite/Panlite", NOT_SUPPORTED);
+        return new SQLFeatureNotSupportedException(what + " is not supported by SQLite/Panlite", SqlState.FEATURE_NOT_SUPPORTED);
     }
 
     /** JDBC unwrap for driver objects, which wrap nothing: themselves, or an SQLException. */
@@ -58,6 +58,6 @@ final class Errors {
     }
 
     static SQLException wrap(String message, Throwable cause) {
-        return new SQLException(message + ": " + cause.getMessage(), "HY000", cause);
+        return new SQLException(message + ": " + cause.getMessage(), SqlState.GENERAL_ERROR, cause);
     }
 }

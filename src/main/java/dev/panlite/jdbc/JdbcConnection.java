@@ -1,5 +1,7 @@
 package dev.panlite.jdbc;
 
+import dev.panlite.engine.SqlState;
+import dev.panlite.engine.Held;
 import dev.panlite.Config;
 import dev.panlite.PanliteConnection;
 import dev.panlite.engine.Database;
@@ -57,19 +59,23 @@ public final class JdbcConnection implements PanliteConnection {
         return dates;
     }
 
-    /** Takes the connection lock and checks the connection is open; pair with {@link #unlock()}. */
-    void lockOpen() throws SQLException {
-        db.lock();
+    /**
+     * Takes the connection lock and checks the connection is open:
+     * {@code try (var held = lockOpen()) { ... }} releases it.
+     */
+    Held lockOpen() throws SQLException {
+        Held held = db.hold();
         if (db.isClosed() || aborted) {
-            db.unlock();
+            held.close();
             throw Errors.connectionClosed();
         }
         try {
             db.checkNotInHook();
         } catch (SQLException e) {
-            db.unlock();
+            held.close();
             throw e;
         }
+        return held;
     }
 
     void unlock() {
@@ -113,14 +119,11 @@ public final class JdbcConnection implements PanliteConnection {
     @Override
     public Statement createStatement(int resultSetType, int resultSetConcurrency, int resultSetHoldability)
             throws SQLException {
-        lockOpen();
-        try {
+        try (var held = lockOpen()) {
             checkResultSetOptions(resultSetType, resultSetConcurrency, resultSetHoldability);
             JdbcStatement s = new JdbcStatement(this, resultSetHoldability);
             track(s);
             return s;
-        } finally {
-            unlock();
         }
     }
 
@@ -138,11 +141,8 @@ public final class JdbcConnection implements PanliteConnection {
     @Override
     public PreparedStatement prepareStatement(String sql, int resultSetType, int resultSetConcurrency,
             int resultSetHoldability) throws SQLException {
-        lockOpen();
-        try {
+        try (var held = lockOpen()) {
             checkResultSetOptions(resultSetType, resultSetConcurrency, resultSetHoldability);
-        } finally {
-            unlock();
         }
         return prepare(sql, null, resultSetHoldability);
     }
@@ -169,13 +169,10 @@ public final class JdbcConnection implements PanliteConnection {
         if (sql == null) {
             throw Errors.badArgument("SQL is null");
         }
-        lockOpen();
-        try {
+        try (var held = lockOpen()) {
             JdbcPreparedStatement s = new JdbcPreparedStatement(this, db.prepare(sql), keyLabel, resultSetHoldability);
             track(s);
             return s;
-        } finally {
-            unlock();
         }
     }
 
@@ -206,10 +203,10 @@ public final class JdbcConnection implements PanliteConnection {
         }
         checkHoldability(holdability);
         if (type != ResultSet.TYPE_FORWARD_ONLY) {
-            addWarning(new SQLWarning("Only TYPE_FORWARD_ONLY result sets are supported; using it", "01S02"));
+            addWarning(new SQLWarning("Only TYPE_FORWARD_ONLY result sets are supported; using it", SqlState.OPTION_VALUE_CHANGED));
         }
         if (concurrency != ResultSet.CONCUR_READ_ONLY) {
-            addWarning(new SQLWarning("Only CONCUR_READ_ONLY result sets are supported; using it", "01S02"));
+            addWarning(new SQLWarning("Only CONCUR_READ_ONLY result sets are supported; using it", SqlState.OPTION_VALUE_CHANGED));
         }
     }
 
@@ -243,15 +240,12 @@ public final class JdbcConnection implements PanliteConnection {
 
     @Override
     public void setAutoCommit(boolean autoCommit) throws SQLException {
-        lockOpen();
-        try {
+        try (var held = lockOpen()) {
             if (autoCommit && !db.transactions().autoCommit()) {
                 closeCursorsAtCommit();
                 savepoints.clear();
             }
             db.transactions().setAutoCommit(autoCommit);
-        } finally {
-            unlock();
         }
     }
 
@@ -272,31 +266,25 @@ public final class JdbcConnection implements PanliteConnection {
 
     @Override
     public void commit() throws SQLException {
-        lockOpen();
-        try {
+        try (var held = lockOpen()) {
             if (db.transactions().autoCommit()) {
                 throw Errors.badState("commit() while auto-commit is on");
             }
             closeCursorsAtCommit();
             db.transactions().commit();
             savepoints.clear();
-        } finally {
-            unlock();
         }
     }
 
     @Override
     public void rollback() throws SQLException {
-        lockOpen();
-        try {
+        try (var held = lockOpen()) {
             if (db.transactions().autoCommit()) {
                 throw Errors.badState("rollback() while auto-commit is on");
             }
             closeCursorsAtCommit();
             db.transactions().rollback();
             savepoints.clear();
-        } finally {
-            unlock();
         }
     }
 
@@ -314,8 +302,7 @@ public final class JdbcConnection implements PanliteConnection {
     }
 
     private Savepoint savepoint(String name) throws SQLException {
-        lockOpen();
-        try {
+        try (var held = lockOpen()) {
             if (db.transactions().autoCommit()) {
                 throw Errors.badState("A savepoint needs auto-commit off");
             }
@@ -324,34 +311,26 @@ public final class JdbcConnection implements PanliteConnection {
             db.text().execute("SAVEPOINT " + sp.sqlName());
             savepoints.add(sp);
             return sp;
-        } finally {
-            unlock();
         }
     }
 
     @Override
     public void rollback(Savepoint savepoint) throws SQLException {
-        lockOpen();
-        try {
+        try (var held = lockOpen()) {
             int at = activeSavepoint(savepoint);
             JdbcSavepoint sp = savepoints.get(at);
             db.text().execute("ROLLBACK TO SAVEPOINT " + sp.sqlName());
             // savepoints set after this one are gone; this one stays, as in SQLite
             savepoints.subList(at + 1, savepoints.size()).clear();
-        } finally {
-            unlock();
         }
     }
 
     @Override
     public void releaseSavepoint(Savepoint savepoint) throws SQLException {
-        lockOpen();
-        try {
+        try (var held = lockOpen()) {
             int at = activeSavepoint(savepoint);
             db.text().execute("RELEASE SAVEPOINT " + savepoints.get(at).sqlName());
             savepoints.subList(at, savepoints.size()).clear();
-        } finally {
-            unlock();
         }
     }
 
@@ -372,8 +351,7 @@ public final class JdbcConnection implements PanliteConnection {
 
     @Override
     public void setTransactionIsolation(int level) throws SQLException {
-        lockOpen();
-        try {
+        try (var held = lockOpen()) {
             switch (level) {
                 case TRANSACTION_READ_UNCOMMITTED, TRANSACTION_READ_COMMITTED, TRANSACTION_REPEATABLE_READ,
                         TRANSACTION_SERIALIZABLE -> { }
@@ -385,8 +363,6 @@ public final class JdbcConnection implements PanliteConnection {
             // Only READ_UNCOMMITTED means something to SQLite (shared-cache reads); the rest are serializable.
             db.text().execute("PRAGMA read_uncommitted = " + (level == TRANSACTION_READ_UNCOMMITTED ? 1 : 0));
             isolation = level;
-        } finally {
-            unlock();
         }
     }
 
@@ -398,8 +374,7 @@ public final class JdbcConnection implements PanliteConnection {
 
     @Override
     public void setReadOnly(boolean readOnly) throws SQLException {
-        lockOpen();
-        try {
+        try (var held = lockOpen()) {
             if (readOnly == this.readOnly) {
                 return;
             }
@@ -412,8 +387,6 @@ public final class JdbcConnection implements PanliteConnection {
             db.text().execute("PRAGMA query_only = " + (readOnly ? 1 : 0));
             db.transactions().setReadOnly(readOnly);
             this.readOnly = readOnly;
-        } finally {
-            unlock();
         }
     }
 
@@ -624,7 +597,7 @@ public final class JdbcConnection implements PanliteConnection {
     @Override
     public void setClientInfo(String name, String value) throws SQLClientInfoException {
         if (db.isClosed()) {
-            throw new SQLClientInfoException("The connection is closed", "08003", 0, Map.of());
+            throw new SQLClientInfoException("The connection is closed", SqlState.CONNECTION_DOES_NOT_EXIST, 0, Map.of());
         }
         if (value == null) {
             clientInfo.remove(name);
@@ -636,7 +609,7 @@ public final class JdbcConnection implements PanliteConnection {
     @Override
     public void setClientInfo(Properties properties) throws SQLClientInfoException {
         if (db.isClosed()) {
-            throw new SQLClientInfoException("The connection is closed", "08003", 0, Map.of());
+            throw new SQLClientInfoException("The connection is closed", SqlState.CONNECTION_DOES_NOT_EXIST, 0, Map.of());
         }
         clientInfo.clear();
         if (properties != null) {
@@ -662,12 +635,9 @@ public final class JdbcConnection implements PanliteConnection {
 
     @Override
     public CacheStats statementCacheStats() throws SQLException {
-        lockOpen();
-        try {
+        try (var held = lockOpen()) {
             long[] s = db.cacheStats();
             return new CacheStats(s[0], s[1], s[2], (int) s[3], (int) s[4]);
-        } finally {
-            unlock();
         }
     }
 
@@ -690,11 +660,8 @@ public final class JdbcConnection implements PanliteConnection {
     public void createFunction(String name, int nArgs, boolean deterministic, dev.panlite.SqlFunction function)
             throws SQLException {
         checkFunction(name, nArgs, function);
-        lockOpen();
-        try {
+        try (var held = lockOpen()) {
             db.userCode().createFunction(name, nArgs, deterministic, function::call);
-        } finally {
-            unlock();
         }
     }
 
@@ -702,8 +669,7 @@ public final class JdbcConnection implements PanliteConnection {
     public void createAggregate(String name, int nArgs, boolean deterministic,
             java.util.function.Supplier<? extends dev.panlite.SqlAggregate> factory) throws SQLException {
         checkFunction(name, nArgs, factory);
-        lockOpen();
-        try {
+        try (var held = lockOpen()) {
             db.userCode().createAggregate(name, nArgs, deterministic, () -> {
                 dev.panlite.SqlAggregate aggregate = factory.get();
                 return new dev.panlite.ffi.SqlFunctions.Accumulator() {
@@ -718,8 +684,6 @@ public final class JdbcConnection implements PanliteConnection {
                     }
                 };
             });
-        } finally {
-            unlock();
         }
     }
 
@@ -743,26 +707,20 @@ public final class JdbcConnection implements PanliteConnection {
         if (listener == null) {
             throw Errors.badArgument("listener is null");
         }
-        lockOpen();
-        try {
+        try (var held = lockOpen()) {
             if (changeListeners.isEmpty()) {
                 db.userCode().setChangeHooks(new ChangeDispatch(changeListeners));
             }
             changeListeners.add(listener);
-        } finally {
-            unlock();
         }
     }
 
     @Override
     public void removeChangeListener(dev.panlite.ChangeListener listener) throws SQLException {
-        lockOpen();
-        try {
+        try (var held = lockOpen()) {
             if (changeListeners.remove(listener) && changeListeners.isEmpty()) {
                 db.userCode().setChangeHooks(null);
             }
-        } finally {
-            unlock();
         }
     }
 
@@ -799,8 +757,7 @@ public final class JdbcConnection implements PanliteConnection {
     public void createWindowFunction(String name, int nArgs, boolean deterministic,
             java.util.function.Supplier<? extends dev.panlite.SqlWindowFunction> factory) throws SQLException {
         checkFunction(name, nArgs, factory);
-        lockOpen();
-        try {
+        try (var held = lockOpen()) {
             db.userCode().createWindowFunction(name, nArgs, deterministic, () -> {
                 dev.panlite.SqlWindowFunction f = factory.get();
                 return new dev.panlite.ffi.WindowFunctions.Accumulator() {
@@ -825,28 +782,20 @@ public final class JdbcConnection implements PanliteConnection {
                     }
                 };
             });
-        } finally {
-            unlock();
         }
     }
 
     @Override
     public void setProgressHandler(int instructions, dev.panlite.ProgressHandler handler) throws SQLException {
-        lockOpen();
-        try {
+        try (var held = lockOpen()) {
             db.userCode().setProgressHandler(instructions, handler == null ? null : handler::progress);
-        } finally {
-            unlock();
         }
     }
 
     @Override
     public byte[] serialize(String schema) throws SQLException {
-        lockOpen();
-        try {
+        try (var held = lockOpen()) {
             return db.backups().serialize(schemaName(schema));
-        } finally {
-            unlock();
         }
     }
 
@@ -855,12 +804,9 @@ public final class JdbcConnection implements PanliteConnection {
         if (mode == null) {
             throw Errors.badArgument("checkpoint needs a mode: PASSIVE, FULL, RESTART or TRUNCATE");
         }
-        lockOpen();
-        try {
+        try (var held = lockOpen()) {
             int[] r = db.checkpoint("main", mode.ordinal());
             return new dev.panlite.Checkpoint(r[1], r[2], r[0] == 0);
-        } finally {
-            unlock();
         }
     }
 
@@ -869,11 +815,8 @@ public final class JdbcConnection implements PanliteConnection {
         if (image == null) {
             throw Errors.badArgument("deserialize needs the bytes of a database");
         }
-        lockOpen();
-        try {
+        try (var held = lockOpen()) {
             db.backups().deserialize(schemaName(schema), image);
-        } finally {
-            unlock();
         }
     }
 
@@ -895,12 +838,9 @@ public final class JdbcConnection implements PanliteConnection {
         if (file == null) {
             throw Errors.badArgument("backup and restore need a file");
         }
-        lockOpen();
-        try {
+        try (var held = lockOpen()) {
             db.backups().backup(schemaName(schema), file.toString(), restore, BACKUP_PAGES_PER_STEP,
                     progress == null ? null : progress::progress);
-        } finally {
-            unlock();
         }
     }
 
@@ -910,11 +850,8 @@ public final class JdbcConnection implements PanliteConnection {
         if (table == null || column == null) {
             throw Errors.badArgument("openBlob needs a table and a column");
         }
-        lockOpen();
-        try {
+        try (var held = lockOpen()) {
             return new IncrementalBlob(db.blobs().open(schemaName(schema), table, column, rowid, writable));
-        } finally {
-            unlock();
         }
     }
 
@@ -927,21 +864,15 @@ public final class JdbcConnection implements PanliteConnection {
         if (name == null || name.isBlank() || order == null) {
             throw Errors.badArgument("A collation needs a name and a comparator");
         }
-        lockOpen();
-        try {
+        try (var held = lockOpen()) {
             db.userCode().createCollation(name, order);
-        } finally {
-            unlock();
         }
     }
 
     @Override
     public int preparedStatementCount() throws SQLException {
-        lockOpen();
-        try {
+        try (var held = lockOpen()) {
             return db.liveStatements();
-        } finally {
-            unlock();
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.panlite.jdbc;
 
+import dev.panlite.engine.Held;
 import dev.panlite.engine.BatchRows;
 import dev.panlite.engine.Bindings;
 import dev.panlite.engine.ExplainRows;
@@ -61,16 +62,13 @@ public final class JdbcPreparedStatement extends JdbcStatement implements Prepar
 
     @Override
     public ResultSet executeQuery() throws SQLException {
-        lockOpen();
-        try {
+        try (var held = lockOpen()) {
             if (stmt.columnCount() == 0) {
                 throw Errors.badState("executeQuery: the statement returns no result set (use executeUpdate): "
                         + stmt.sql());
             }
             startQuery();
             return result;
-        } finally {
-            unlock();
         }
     }
 
@@ -120,8 +118,7 @@ public final class JdbcPreparedStatement extends JdbcStatement implements Prepar
 
     @Override
     public long executeLargeUpdate() throws SQLException {
-        lockOpen();
-        try {
+        try (var held = lockOpen()) {
             if (stmt.isQuery()) {
                 throw Errors.badState("executeUpdate cannot run a query (use executeQuery): " + stmt.sql());
             }
@@ -135,8 +132,6 @@ public final class JdbcPreparedStatement extends JdbcStatement implements Prepar
                 captureInsertKey();
             }
             return count;
-        } finally {
-            unlock();
         }
     }
 
@@ -167,14 +162,11 @@ public final class JdbcPreparedStatement extends JdbcStatement implements Prepar
 
     @Override
     public boolean execute() throws SQLException {
-        lockOpen();
-        try {
+        try (var held = lockOpen()) {
             if (stmt.columnCount() > 0) {
                 startQuery();
                 return true;
             }
-        } finally {
-            unlock();
         }
         executeLargeUpdate();
         return false;
@@ -199,60 +191,60 @@ public final class JdbcPreparedStatement extends JdbcStatement implements Prepar
 
     @Override
     public long[] executeLargeBatch() throws SQLException {
-        lockOpen();
-        try {
-            if (stmt.isQuery()) {
-                throw batchFailure(Errors.badState("A query cannot run in a batch: " + stmt.sql()), new long[0]);
-            }
-            closeResult();
-            stmt.reset();
-            db.transactions().beforeExecute();
-            BatchRows batch = stmt.batch();
-            int n = batch.size();
-            long[] counts = new long[n];
-            clearKeys();
-            long[] rowids = keyLabel != null && stmt.insertsRows() ? new long[n] : null;
-            for (int i = 0; i < n; i++) {
-                if (queryTimeout == 0 && batching) { // with a timeout each row runs under its own clock, as below
-                    int rc = stmt.runBatch(batch, i, counts, rowids); // a chunk of rows in one downcall
-                    if (rc != -1) {
-                        i += batch.completed();
-                        if (rc == Sqlite.DONE) {
-                            i--;
-                            continue;
-                        }
-                        if ((rc & 0xff) != Sqlite.BUSY) {
-                            throw batchFailure(failed(rc), java.util.Arrays.copyOf(counts, i));
-                        }
-                        stmt.reset(); // SQLITE_BUSY: this row runs below, through the write path's retries
-                    }
+        try (var held = lockOpen()) {
+            try {
+                if (stmt.isQuery()) {
+                    throw batchFailure(Errors.badState("A query cannot run in a batch: " + stmt.sql()), new long[0]);
                 }
-                try {
-                    check(batch.bindRow(stmt, i));
-                    counts[i] = runToCompletion();
-                } catch (SQLException e) {
-                    throw batchFailure(e, java.util.Arrays.copyOf(counts, i));
+                closeResult();
+                stmt.reset();
+                db.transactions().beforeExecute();
+                BatchRows batch = stmt.batch();
+                int n = batch.size();
+                long[] counts = new long[n];
+                clearKeys();
+                long[] rowids = keyLabel != null && stmt.insertsRows() ? new long[n] : null;
+                for (int i = 0; i < n; i++) {
+                    if (queryTimeout == 0 && batching) { // with a timeout each row runs under its own clock, as below
+                        int rc = stmt.runBatch(batch, i, counts, rowids); // a chunk of rows in one downcall
+                        if (rc != -1) {
+                            i += batch.completed();
+                            if (rc == Sqlite.DONE) {
+                                i--;
+                                continue;
+                            }
+                            if ((rc & 0xff) != Sqlite.BUSY) {
+                                throw batchFailure(failed(rc), java.util.Arrays.copyOf(counts, i));
+                            }
+                            stmt.reset(); // SQLITE_BUSY: this row runs below, through the write path's retries
+                        }
+                    }
+                    try {
+                        check(batch.bindRow(stmt, i));
+                        counts[i] = runToCompletion();
+                    } catch (SQLException e) {
+                        throw batchFailure(e, java.util.Arrays.copyOf(counts, i));
+                    }
+                    if (rowids != null) {
+                        rowids[i] = db.lastInsertRowid();
+                    }
                 }
                 if (rowids != null) {
-                    rowids[i] = db.lastInsertRowid();
-                }
-            }
-            if (rowids != null) {
-                long[] keys = new long[n];
-                int keyCount = 0;
-                for (int i = 0; i < n; i++) {
-                    if (counts[i] > 0) {
-                        keys[keyCount++] = rowids[i];
+                    long[] keys = new long[n];
+                    int keyCount = 0;
+                    for (int i = 0; i < n; i++) {
+                        if (counts[i] > 0) {
+                            keys[keyCount++] = rowids[i];
+                        }
                     }
+                    generatedKeys = java.util.Arrays.copyOf(keys, keyCount);
+                } else if (autoKeys && n > 0 && counts[n - 1] > 0 && stmt.insertsRows()) {
+                    captureInsertKey(); // unasked, as the incumbent answers: the last row's key
                 }
-                generatedKeys = java.util.Arrays.copyOf(keys, keyCount);
-            } else if (autoKeys && n > 0 && counts[n - 1] > 0 && stmt.insertsRows()) {
-                captureInsertKey(); // unasked, as the incumbent answers: the last row's key
+                return counts;
+            } finally {
+                stmt.clearBatch(); // JDBC: the batch is empty once executeBatch returns, even by an exception
             }
-            return counts;
-        } finally {
-            stmt.clearBatch(); // JDBC: the batch is empty once executeBatch returns, even by an exception
-            unlock();
         }
     }
 
@@ -304,21 +296,15 @@ public final class JdbcPreparedStatement extends JdbcStatement implements Prepar
 
     @Override
     public ResultSetMetaData getMetaData() throws SQLException {
-        lockOpen();
-        try {
+        try (var held = lockOpen()) {
             return stmt.columnCount() == 0 ? null : JdbcResultSetMetaData.of(db, stmt, null);
-        } finally {
-            unlock();
         }
     }
 
     @Override
     public ParameterMetaData getParameterMetaData() throws SQLException {
-        lockOpen();
-        try {
+        try (var held = lockOpen()) {
             return new JdbcParameterMetaData(stmt.parameterCount());
-        } finally {
-            unlock();
         }
     }
 
@@ -345,11 +331,8 @@ public final class JdbcPreparedStatement extends JdbcStatement implements Prepar
 
     @Override
     public void clearParameters() throws SQLException {
-        lockOpen();
-        try {
+        try (var held = lockOpen()) {
             stmt.clearBindings();
-        } finally {
-            unlock();
         }
     }
 

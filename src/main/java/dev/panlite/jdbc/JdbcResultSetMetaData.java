@@ -1,5 +1,6 @@
 package dev.panlite.jdbc;
 
+import dev.panlite.engine.Held;
 import dev.panlite.engine.Database;
 import dev.panlite.engine.Stmt;
 import dev.panlite.ffi.Scratch;
@@ -73,8 +74,7 @@ final class JdbcResultSetMetaData implements ResultSetMetaData {
         if (detailsLoaded || db == null) {
             return;
         }
-        db.lock();
-        try {
+        try (var held = db.hold()) {
             if (detailsLoaded) {
                 return;
             }
@@ -89,8 +89,6 @@ final class JdbcResultSetMetaData implements ResultSetMetaData {
                 }
             }
             detailsLoaded = true; // after the arrays: a reader that sees it sees them
-        } finally {
-            db.unlock();
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.panlite.jdbc;
 
+import dev.panlite.engine.Held;
 import static dev.panlite.ffi.Sqlite.BLOB;
 import static dev.panlite.ffi.Sqlite.FLOAT;
 import static dev.panlite.ffi.Sqlite.INTEGER;
@@ -211,8 +212,7 @@ final class StmtResultSet extends AbstractResultSet {
 
     /** Reads the next rows in one downcall; with {@code copyCurrent} the statement is on the first of them. */
     private boolean fill(boolean copyCurrent) throws SQLException {
-        connection.lockOpen();
-        try {
+        try (var held = connection.lockOpen()) {
             if (closed) {
                 throw Errors.closed("result set");
             }
@@ -250,15 +250,12 @@ final class StmtResultSet extends AbstractResultSet {
                 return true;
             }
             return false;
-        } finally {
-            db.unlock();
         }
     }
 
     /** The reader reached the row whose step failed during the fill: its error, then the reset, as a step gives. */
     private boolean failHere() throws SQLException {
-        connection.lockOpen();
-        try {
+        try (var held = connection.lockOpen()) {
             SQLException e = batch.failure();
             if (e == null) {
                 // another thread sharing this result set reached that row first, got its error and reset the
@@ -269,8 +266,6 @@ final class StmtResultSet extends AbstractResultSet {
             follow = RowBatch.MORE;
             stmt.reset();
             throw e;
-        } finally {
-            db.unlock();
         }
     }
 
@@ -279,8 +274,7 @@ final class StmtResultSet extends AbstractResultSet {
      * next row would have been interrupted, so that is what the reader gets.
      */
     private boolean replayInterrupt() throws SQLException {
-        connection.lockOpen();
-        try {
+        try (var held = connection.lockOpen()) {
             SQLException e = db.error(Sqlite.INTERRUPT, stmt.sql(), ResultCodes.Phase.EXECUTE);
             interruptsSeen = db.interrupts().count();
             batch.clear();
@@ -289,8 +283,6 @@ final class StmtResultSet extends AbstractResultSet {
             follow = RowBatch.MORE;
             stmt.reset();
             throw e;
-        } finally {
-            db.unlock();
         }
     }
 
@@ -470,11 +462,8 @@ final class StmtResultSet extends AbstractResultSet {
                 case NULL:
                     return 0;
                 default:
-                    connection.lockOpen();
-                    try {
+                    try (var held = connection.lockOpen()) {
                         return batch.convertLong(db, r, column);
-                    } finally {
-                        db.unlock();
                     }
             }
         }
@@ -515,11 +504,8 @@ final class StmtResultSet extends AbstractResultSet {
                 case NULL:
                     return 0;
                 default:
-                    connection.lockOpen();
-                    try {
+                    try (var held = connection.lockOpen()) {
                         return batch.convertDouble(db, r, column);
-                    } finally {
-                        db.unlock();
                     }
             }
         }
@@ -546,11 +532,8 @@ final class StmtResultSet extends AbstractResultSet {
                     return null;
                 default: // a REAL's rendering, a blob's bytes as text: SQLite's
                     byte[] utf8;
-                    connection.lockOpen();
-                    try {
+                    try (var held = connection.lockOpen()) {
                         utf8 = batch.convertText(db, r, column);
-                    } finally {
-                        db.unlock();
                     }
                     return utf8 == null ? null : new String(utf8, StandardCharsets.UTF_8);
             }
@@ -577,11 +560,8 @@ final class StmtResultSet extends AbstractResultSet {
                 case NULL:
                     return null;
                 default: // text in the database's encoding, a REAL's rendering: SQLite's
-                    connection.lockOpen();
-                    try {
+                    try (var held = connection.lockOpen()) {
                         return batch.convertBlob(db, r, column);
-                    } finally {
-                        db.unlock();
                     }
             }
         }
@@ -597,8 +577,7 @@ final class StmtResultSet extends AbstractResultSet {
 
     @Override
     public ResultSetMetaData getMetaData() throws SQLException {
-        connection.lockOpen();
-        try {
+        try (var held = connection.lockOpen()) {
             if (stmt.running()) {
                 throw Errors.runningInCallback();
             }
@@ -611,8 +590,6 @@ final class StmtResultSet extends AbstractResultSet {
                 }
             }
             return JdbcResultSetMetaData.of(db, stmt, rowTypes);
-        } finally {
-            db.unlock();
         }
     }
 }
