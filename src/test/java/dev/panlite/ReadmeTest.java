@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 class ReadmeTest {
     @Test
     void everySettingIsInTheReadmeTableWithItsDefault() throws IOException {
-        String readme = Files.readString(Path.of("../README.md"));
+        String readme = Files.readString(Path.of("README.md"));
         for (Setting s : Setting.values()) {
             String row = "| `" + s.key() + "` | " + (s.defaultValue() == null ? "SQLite's" : "`" + s.defaultValue() + "`") + " |";
             assertTrue(readme.contains(row), "README.md settings table lacks or misstates: " + row);
@@ -25,8 +25,8 @@ class ReadmeTest {
 
     @Test
     void theReadmeTestCommandIsWhatCiRuns() throws IOException {
-        String readme = Files.readString(Path.of("../README.md"));
-        String ci = Files.readString(Path.of("../.ci/run"));
+        String readme = Files.readString(Path.of("README.md"));
+        String ci = Files.readString(Path.of(".ci/run"));
         assertTrue(readme.contains("\nmvn verify "), "README quick start shows the test command");
         assertTrue(ci.contains("\nmvn verify\n"), ".ci/run runs exactly the README test command");
     }
@@ -44,10 +44,10 @@ class ReadmeTest {
     /** The README shows the chart of the newest benchmark run that has one in the repository. */
     @Test
     void theReadmeShowsTheLatestChart() throws IOException {
-        String readme = Files.readString(Path.of("../README.md"));
+        String readme = Files.readString(Path.of("README.md"));
         String newest = null;
         List<String> shown = new ArrayList<>();
-        try (Stream<Path> runs = Files.list(Path.of("../results"))) {
+        try (Stream<Path> runs = Files.list(Path.of("results"))) {
             for (Path run : runs.filter(d -> Files.isRegularFile(d.resolve("ratios.svg"))).toList()) {
                 String id = runOf(run);
                 if (newest == null || id.compareTo(newest) > 0) {
@@ -67,7 +67,7 @@ class ReadmeTest {
     /** Every relative link of the README (results, experiments, sources) points at a file of the repository. */
     @Test
     void everyRelativeLinkExists() throws IOException {
-        Path root = Path.of("..").toAbsolutePath().normalize();
+        Path root = Path.of("").toAbsolutePath().normalize();
         String readme = Files.readString(root.resolve("README.md"));
         java.util.regex.Matcher links = java.util.regex.Pattern.compile("\\]\\(([^)#\\s]+)(?:#[^)]*)?\\)").matcher(readme);
         java.util.List<String> missing = new java.util.ArrayList<>();
