@@ -15,6 +15,7 @@ set -u
 out_root=${1:?usage: release.sh <classes-dir> <build-dir>}
 build_dir=${2:?build-dir missing}
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/platform.sh" # panlite_libname
 
 zig_dir="$build_dir/zig"
 if [ ! -d "$zig_dir/ziglang" ]; then
@@ -39,7 +40,10 @@ for pair in linux-x86_64:x86_64-linux-gnu.2.17 linux-aarch64:aarch64-linux-gnu.2
     PANLITE_PLATFORM=$platform CC="$zig -target $target" sh "$here/build-sqlite.sh" "$out_root" - - "$build_dir"
     PANLITE_PLATFORM=$platform CC="$zig -target $target" sh "$here/build.sh" "$out_root" - -
     dir="$out_root/native/$platform"
-    if [ -f "$dir/SQLITE-NOT-BUILT.txt" ] || [ -f "$dir/NOT-BUILT.txt" ]; then
+    # A release never falls back to the system SQLite: the engine itself must be there, whatever
+    # the build scripts wrote (a note, or nothing at all).
+    if [ -f "$dir/SQLITE-NOT-BUILT.txt" ] || [ -f "$dir/NOT-BUILT.txt" ] \
+        || [ ! -s "$dir/$(panlite_libname "$platform" sqlite3)" ]; then
         failed="$failed $platform"
     fi
 done
