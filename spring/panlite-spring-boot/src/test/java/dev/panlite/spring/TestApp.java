@@ -10,6 +10,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 /**
  * The applications the tests start: plain auto-configuration, nothing but what each test passes as
  * command-line arguments (the strongest property source, as a user's own settings would be).
+ * Flyway and Liquibase are on the test classpath, off unless a test turns them on.
  * These sources compile against Boot 3.5 and 4.0 alike (panlite-spring-boot-boot3-test runs them on 3.5).
  */
 @SpringBootConfiguration
@@ -20,6 +21,7 @@ public class TestApp {
     }
 
     public static ConfigurableApplicationContext start(WebApplicationType web, String... args) {
-        return new SpringApplicationBuilder(TestApp.class).main(TestApp.class).web(web).bannerMode(Banner.Mode.OFF).run(args);
+        return new SpringApplicationBuilder(TestApp.class).main(TestApp.class).web(web).bannerMode(Banner.Mode.OFF)
+                .properties("spring.flyway.enabled=false", "spring.liquibase.enabled=false").run(args);
     }
 }

@@ -95,6 +95,36 @@ class UrlAloneTest {
     }
 
     @Test
+    void aFileWhoseJournalIsInMemoryIsAFile() {
+        // journal_mode=memory is a Panlite setting, not SQLite's mode=memory (issue 27, item 17)
+        try (ConfigurableApplicationContext context = TestApp.start("--spring.datasource.url=" + url() + "?journal_mode=memory",
+                "--spring.sql.init.schema-locations=classpath:panlite-test/schema.sql")) {
+            HikariDataSource pool = hikari(context);
+            assertEquals(10, pool.getMaximumPoolSize());
+            JdbcTemplate jdbc = new JdbcTemplate(pool);
+            assertEquals("memory", jdbc.queryForObject("PRAGMA journal_mode", String.class));
+            assertThrows(org.springframework.jdbc.BadSqlGrammarException.class, () -> jdbc.queryForList("SELECT * FROM tag"),
+                    "schema.sql ran on a file");
+        }
+    }
+
+    @Test
+    void aSharedInMemoryDatabaseKeepsThePoolAndRunsSchemaSql() throws SQLException {
+        try (ConfigurableApplicationContext context = TestApp.start("--spring.datasource.url=jdbc:sqlite:file::memory:?cache=shared",
+                "--spring.sql.init.schema-locations=classpath:panlite-test/schema.sql")) {
+            HikariDataSource pool = hikari(context);
+            assertEquals(10, pool.getMaximumPoolSize()); // every connection sees the same database
+            try (Connection first = pool.getConnection(); Connection second = pool.getConnection()) {
+                first.createStatement().executeUpdate("INSERT INTO tag (name, uses) VALUES ('a', 1)"); // the table schema.sql made
+                try (var rs = second.createStatement().executeQuery("SELECT count(*) FROM tag")) {
+                    assertTrue(rs.next());
+                    assertEquals(1, rs.getInt(1));
+                }
+            }
+        }
+    }
+
+    @Test
     void aFileRunsNoSchemaSqlUnlessAsked() {
         String[] args = {"--spring.datasource.url=" + url(), "--spring.sql.init.schema-locations=classpath:panlite-test/schema.sql"};
         try (ConfigurableApplicationContext context = TestApp.start(args)) {

@@ -1,0 +1,1 @@
+CREATE TABLE migrated (id INTEGER PRIMARY KEY, by_flyway TEXT NOT NULL);
