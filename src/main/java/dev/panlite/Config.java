@@ -74,6 +74,8 @@ public final class Config {
     private final String keyPragma;
     private final boolean generatedKeys;
     private final Map<Integer, Integer> limits;
+    private final Map<Integer, Integer> dbConfig;
+    private final boolean cellSizeCheck;
     private final TransactionMode transactionMode;
     private final DateClass dateClass;
     private final DatePrecision datePrecision;
@@ -110,21 +112,29 @@ public final class Config {
         this.cacheTxStatements = Boolean.parseBoolean(get(Setting.CACHE_TX_STATEMENTS));
         this.leakWarning = Boolean.parseBoolean(get(Setting.LEAK_WARNING));
         this.readUncommitted = Boolean.parseBoolean(get(Setting.READ_UNCOMMITTED));
+        this.cellSizeCheck = Boolean.parseBoolean(get(Setting.CELL_SIZE_CHECK));
 
         List<String> p = new ArrayList<>();
         List<EngineConfig.LegacyPragma> legacy = new ArrayList<>();
         Map<Integer, Integer> l = new TreeMap<>();
-        given.forEach((s, v) -> {
+        Map<Integer, Integer> dbc = new TreeMap<>();
+        for (Setting s : Setting.values()) { // declaration order: the order PRAGMAs run in
+            String v = given.getOrDefault(s, s.defaultValue()); // the hardening settings have defaults
+            if (v == null) {
+                continue;
+            }
             switch (s.use()) {
                 case PRAGMA -> p.add(s.pragma(v));
                 case LEGACY -> legacy.add(new EngineConfig.LegacyPragma(s.key(), s.pragma(v), s.pragmaQuery()));
                 case LIMIT -> l.put(s.limitId(), Integer.parseInt(v));
+                case DBCONFIG -> dbc.put(s.dbConfigOp(), Boolean.parseBoolean(v) ? 1 : 0);
                 default -> { }
             }
-        });
+        }
         this.pragmas = List.copyOf(p);
         this.legacyPragmas = List.copyOf(legacy);
         this.limits = Collections.unmodifiableMap(l);
+        this.dbConfig = Collections.unmodifiableMap(dbc);
         this.keyPragma = keyPragma(value(Setting.PASSWORD), get(Setting.HEXKEY_MODE));
         this.generatedKeys = Boolean.parseBoolean(get(Setting.JDBC_GET_GENERATED_KEYS));
 
@@ -508,7 +518,7 @@ public final class Config {
      */
     EngineConfig engine() {
         return new EngineConfig(filename, resource, openFlags, readOnlyOpen, busyTimeoutMillis, loadExtensions(),
-                pragmas, legacyPragmas, keyPragma, limits, transactionMode.beginSql(),
+                pragmas, legacyPragmas, keyPragma, limits, dbConfig, cellSizeCheck, transactionMode.beginSql(),
                 transactionMode == TransactionMode.DEFERRED, stmtCacheSize, cacheTxStatements, leakWarning,
                 walAutocheckpoint, walSizeMark, isSet(Setting.LITESTREAM_SOCKET) ? value(Setting.LITESTREAM_SOCKET) : null,
                 Integer.parseInt(value(Setting.LITESTREAM_SYNC_PAGES)), Integer.parseInt(value(Setting.LITESTREAM_WAIT_PAGES)),

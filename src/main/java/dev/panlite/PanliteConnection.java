@@ -31,8 +31,10 @@ public interface PanliteConnection extends Connection {
      * {@code org.sqlite.Function.create}). Registering a name again replaces the function.
      *
      * @param nArgs number of arguments, or -1 for any number (0..127)
-     * @param deterministic same result for the same arguments: lets SQLite use it in indexes and
-     *     factor calls out
+     * @param deterministic same result for the same arguments and no side effects: lets SQLite use
+     *     it in indexes and factor calls out, and marks it innocuous (SQLITE_INNOCUOUS), so schema
+     *     code (views, triggers, indexes) may call it under the default {@code trusted_schema=false};
+     *     a non-deterministic function called from schema code fails with "unsafe use of f()"
      */
     void createFunction(String name, int nArgs, boolean deterministic, SqlFunction function) throws SQLException;
 

@@ -794,4 +794,54 @@ public class PanliteDataSource implements DataSource {
     public void setLeakWarning(String value) {
         set(Setting.LEAK_WARNING, value);
     }
+
+    /** @see Setting#DEFENSIVE */
+    public String getDefensive() {
+        return get(Setting.DEFENSIVE);
+    }
+
+    /** @see Setting#DEFENSIVE */
+    public void setDefensive(String value) {
+        set(Setting.DEFENSIVE, value);
+    }
+
+    /** @see Setting#TRUSTED_SCHEMA */
+    public String getTrustedSchema() {
+        return get(Setting.TRUSTED_SCHEMA);
+    }
+
+    /** @see Setting#TRUSTED_SCHEMA */
+    public void setTrustedSchema(String value) {
+        set(Setting.TRUSTED_SCHEMA, value);
+    }
+
+    /** @see Setting#DQS_DDL */
+    public String getDqsDdl() {
+        return get(Setting.DQS_DDL);
+    }
+
+    /** @see Setting#DQS_DDL */
+    public void setDqsDdl(String value) {
+        set(Setting.DQS_DDL, value);
+    }
+
+    /** @see Setting#DQS_DML */
+    public String getDqsDml() {
+        return get(Setting.DQS_DML);
+    }
+
+    /** @see Setting#DQS_DML */
+    public void setDqsDml(String value) {
+        set(Setting.DQS_DML, value);
+    }
+
+    /** @see Setting#CELL_SIZE_CHECK */
+    public String getCellSizeCheck() {
+        return get(Setting.CELL_SIZE_CHECK);
+    }
+
+    /** @see Setting#CELL_SIZE_CHECK */
+    public void setCellSizeCheck(String value) {
+        set(Setting.CELL_SIZE_CHECK, value);
+    }
 }

@@ -111,6 +111,32 @@ public enum Setting {
             "The incumbent's name for max_page_count: most pages the database file may grow to"
                     + " (PRAGMA max_page_count).", "max_page_count"),
 
+    // ---- SQLite's hardening for database files that may come from elsewhere (its "Defense against
+    // the dark arts" guidance), on by default; each setting restores SQLite's own default.
+    // sqlite3_db_config, applied right after open (defensive after the PRAGMA settings above);
+    // cell_size_check is a PRAGMA the engine runs when it is on (SQLite's default is off).
+    DEFENSIVE("defensive", Use.DBCONFIG, Values.bool(), "true",
+            "SQLITE_DBCONFIG_DEFENSIVE: SQL cannot corrupt the file on purpose (PRAGMA writable_schema=ON,"
+                    + " journal_mode=OFF and schema_version=N by SQL, writes to sqlite_dbpage and to shadow"
+                    + " tables are refused). false restores SQLite's default.", 1010),
+    TRUSTED_SCHEMA("trusted_schema", Use.DBCONFIG, Values.bool(), "false",
+            "SQLITE_DBCONFIG_TRUSTED_SCHEMA: false (hardened) lets views, triggers, CHECK constraints and"
+                    + " other schema code call only functions marked innocuous, so a crafted database"
+                    + " cannot make the application run a function with side effects (\"unsafe use of f()\")."
+                    + " true restores SQLite's default.", 1017),
+    DQS_DDL("dqs_ddl", Use.DBCONFIG, Values.bool(), "false",
+            "SQLITE_DBCONFIG_DQS_DDL: whether a double-quoted word that names no column is taken as a string"
+                    + " literal in CREATE statements (SQLite's legacy misfeature). false: an error (\"no such"
+                    + " column\"); true restores SQLite's default.", 1014),
+    DQS_DML("dqs_dml", Use.DBCONFIG, Values.bool(), "false",
+            "SQLITE_DBCONFIG_DQS_DML: the same for SELECT, INSERT, UPDATE and DELETE: SELECT \"abc\" fails"
+                    + " with \"no such column: abc\" unless abc is a column. Write strings in single quotes;"
+                    + " true restores SQLite's default.", 1013),
+    CELL_SIZE_CHECK("cell_size_check", Use.DRIVER, Values.bool(), "true",
+            "PRAGMA cell_size_check: check each b-tree page's cells as it is loaded, so a corrupt file"
+                    + " gives SQLITE_CORRUPT rather than reading out of place; costs nothing measurable once"
+                    + " pages are cached. false restores SQLite's default."),
+
     // ---- The incumbent's deprecated PRAGMAs: applied where the loaded SQLite still has them (read
     // back after setting), else accepted with one logged warning per configuration.
     COUNT_CHANGES("count_changes", Use.LEGACY, Values.bool(), null,
@@ -229,7 +255,7 @@ public enum Setting {
                     + " closed by the garbage collector.");
 
     /** Who applies a setting. */
-    enum Use { OPEN, PRAGMA, LEGACY, LIMIT, KEY, DRIVER }
+    enum Use { OPEN, PRAGMA, LEGACY, LIMIT, DBCONFIG, KEY, DRIVER }
 
     private static final Map<String, Setting> BY_KEY = new HashMap<>();
 
@@ -247,7 +273,7 @@ public enum Setting {
     private final Values values;
     private final String defaultValue;
     private final String description;
-    private final int limitId;
+    private final int limitId; // the SQLITE_LIMIT_* id (LIMIT) or the SQLITE_DBCONFIG_* op (DBCONFIG)
     private final String pragmaName;
 
     Setting(String key, Use use, Values values, String defaultValue, String description) {
@@ -283,8 +309,10 @@ public enum Setting {
     }
 
     /**
-     * The value used when the setting is not given, as text; {@code null} for the PRAGMA and limit
-     * settings, which are then left to SQLite (its build's default or what the database file holds).
+     * The value used when the setting is not given, as text; {@code null} for most PRAGMA and the
+     * limit settings, which are then left to SQLite (its build's default or what the database file
+     * holds). The hardening settings (defensive, trusted_schema, dqs_ddl, dqs_dml) have a default:
+     * they are applied at every open.
      */
     public String defaultValue() {
         return defaultValue;
@@ -311,7 +339,12 @@ public enum Setting {
 
     /** The SQLITE_LIMIT_* id of a limit setting, -1 for the others. */
     int limitId() {
-        return limitId;
+        return use == Use.LIMIT ? limitId : -1;
+    }
+
+    /** The SQLITE_DBCONFIG_* op of a db_config setting, -1 for the others. */
+    int dbConfigOp() {
+        return use == Use.DBCONFIG ? limitId : -1;
     }
 
     /**

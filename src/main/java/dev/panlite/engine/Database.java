@@ -114,15 +114,40 @@ public final class Database {
         for (Map.Entry<Integer, Integer> limit : config.limits().entrySet()) {
             Sqlite.limit(db, limit.getKey(), limit.getValue());
         }
+        applyDbConfig(false); // trusted_schema, dqs_*: before any SQL of the settings runs
         for (String pragma : config.pragmas()) {
             text.execute(pragma);
         }
+        if (config.cellSizeCheck()) { // stepped here, not through text(): not an application statement
+            returnsRow("PRAGMA cell_size_check = ON");
+        }
+        applyDbConfig(true); // defensive last: the URL's own journal_mode=OFF is the application's choice
         for (EngineConfig.LegacyPragma legacy : config.legacyPragmas()) {
             text.execute(legacy.set());
             if (!returnsRow(legacy.query())) { // SQLite ignores a PRAGMA it does not know
                 SettingWarnings.once(config.toString(), legacy.key(), "Setting " + legacy.key() + " is accepted but"
                         + " has no effect: SQLite " + Sqlite.libversion() + " no longer has PRAGMA " + legacy.key()
                         + " (" + config + ")");
+            }
+        }
+    }
+
+    private static final int DBCONFIG_DEFENSIVE = 1010;
+
+    /**
+     * The hardening settings (sqlite3_db_config): those other than DEFENSIVE, or DEFENSIVE alone. A
+     * SQLite too old to know an op keeps its default, with one warning per configuration.
+     */
+    private void applyDbConfig(boolean defensive) {
+        for (Map.Entry<Integer, Integer> option : config.dbConfig().entrySet()) {
+            if ((option.getKey() == DBCONFIG_DEFENSIVE) != defensive) {
+                continue;
+            }
+            int now = Sqlite.dbConfig(db, option.getKey(), option.getValue());
+            if (now != option.getValue()) {
+                SettingWarnings.once(config.toString(), "db_config " + option.getKey(), "SQLite " + Sqlite.libversion()
+                        + " did not apply sqlite3_db_config op " + option.getKey() + " = " + option.getValue()
+                        + " (it answered " + now + "): that hardening setting keeps SQLite's default (" + config + ")");
             }
         }
     }

@@ -18,6 +18,8 @@ import java.util.Map;
  * @param legacyPragmas deprecated PRAGMAs, each applied only where SQLite still has it
  * @param keyPragma the PRAGMA setting the encryption key, run before anything reads the file; null for none
  * @param limits SQLITE_LIMIT_* id to value
+ * @param dbConfig SQLITE_DBCONFIG_* op to 0 or 1 (the hardening settings, always present)
+ * @param cellSizeCheck PRAGMA cell_size_check = ON at open (hardening; SQLite's default is off)
  * @param beginSql the BEGIN a read-write transaction starts with
  * @param deferredTransactions transactions begin DEFERRED: no write gate at BEGIN
  * @param stmtCacheSize statements the LRU cache keeps (0: no cache)
@@ -33,7 +35,8 @@ import java.util.Map;
  */
 public record EngineConfig(String filename, String resource, int openFlags, boolean readOnlyOpen,
         int busyTimeoutMillis, boolean loadExtensions, List<String> pragmas, List<LegacyPragma> legacyPragmas,
-        String keyPragma, Map<Integer, Integer> limits, String beginSql, boolean deferredTransactions,
+        String keyPragma, Map<Integer, Integer> limits, Map<Integer, Integer> dbConfig, boolean cellSizeCheck,
+        String beginSql, boolean deferredTransactions,
         int stmtCacheSize, boolean cacheTxStatements, boolean leakWarning, int walAutocheckpoint, int walSizeMark,
         String litestreamSocket, int litestreamSyncPages, int litestreamWaitPages, int setlkTimeoutMillis,
         String description) {

@@ -28,6 +28,10 @@ public final class SqlFunctions {
 
     private static final int SQLITE_UTF8 = 1;
     private static final int SQLITE_DETERMINISTIC = 0x800;
+    // A deterministic function is declared a pure function of its arguments, which is what SQLite
+    // calls innocuous: it may then run in schema code (indexes, views, triggers) under the hardened
+    // trusted_schema=false; a non-deterministic one may not ("unsafe use of f()").
+    private static final int SQLITE_INNOCUOUS = 0x200000;
     private static final FunctionDescriptor X_FUNC = FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT, ADDRESS);
     private static final FunctionDescriptor X_FINAL = FunctionDescriptor.ofVoid(ADDRESS);
     private static final FunctionDescriptor X_COMPARE = FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, ADDRESS,
@@ -58,7 +62,7 @@ public final class SqlFunctions {
     static int register(Arena arena, Callbacks callbacks, long db, String name, int nArgs, boolean deterministic,
             Body body) {
         MemorySegment stub = Linker.nativeLinker().upcallStub(INVOKE.bindTo(new Call(callbacks, body)), X_FUNC, arena);
-        int flags = SQLITE_UTF8 | (deterministic ? SQLITE_DETERMINISTIC : 0);
+        int flags = SQLITE_UTF8 | (deterministic ? SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS : 0);
         return Sqlite.createFunction(db, arena.allocateFrom(name, StandardCharsets.UTF_8), nArgs, flags, stub,
                 MemorySegment.NULL, MemorySegment.NULL);
     }
@@ -76,7 +80,7 @@ public final class SqlFunctions {
         Groups groups = new Groups(callbacks, factory);
         MemorySegment step = Linker.nativeLinker().upcallStub(STEP.bindTo(groups), X_FUNC, arena);
         MemorySegment finish = Linker.nativeLinker().upcallStub(FINISH.bindTo(groups), X_FINAL, arena);
-        int flags = SQLITE_UTF8 | (deterministic ? SQLITE_DETERMINISTIC : 0);
+        int flags = SQLITE_UTF8 | (deterministic ? SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS : 0);
         return Sqlite.createFunction(db, arena.allocateFrom(name, StandardCharsets.UTF_8), nArgs, flags,
                 MemorySegment.NULL, step, finish);
     }

@@ -6,6 +6,7 @@ import static java.lang.foreign.ValueLayout.JAVA_DOUBLE;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
@@ -90,6 +91,9 @@ public final class Sqlite {
             FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
     private static final MethodHandle LIMIT = bind("sqlite3_limit",
             FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT));
+    // sqlite3_db_config(db, op, ...): the int-valued ops take (int on/off or -1 to query, int* result)
+    private static final MethodHandle DB_CONFIG_INT = bind("sqlite3_db_config",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS), Linker.Option.firstVariadicArg(2));
     private static final MethodHandle CHANGES64 = bind("sqlite3_changes64", FunctionDescriptor.of(JAVA_LONG, ADDRESS), CRITICAL);
     private static final MethodHandle TOTAL_CHANGES64 = bind("sqlite3_total_changes64",
             FunctionDescriptor.of(JAVA_LONG, ADDRESS), CRITICAL);
@@ -379,6 +383,22 @@ public final class Sqlite {
     }
 
     /** Sets limit {@code id} to {@code value} (negative: leave it) and returns the previous value. */
+    /**
+     * sqlite3_db_config of an on/off option ({@code SQLITE_DBCONFIG_DEFENSIVE}, {@code _DQS_DML}, ...):
+     * sets it ({@code value} 0 or 1; -1 only reads it) and returns the value now in force, or -1 when
+     * SQLite refused the op (an older build that does not know it).
+     */
+    public static int dbConfig(long db, int op, int value) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment out = arena.allocate(JAVA_INT);
+            out.set(JAVA_INT, 0, -1);
+            int rc = (int) DB_CONFIG_INT.invokeExact(ptr(db), op, value, out);
+            return rc == OK ? out.get(JAVA_INT, 0) : -1;
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
     public static int limit(long db, int id, int value) {
         try {
             return (int) LIMIT.invokeExact(ptr(db), id, value);

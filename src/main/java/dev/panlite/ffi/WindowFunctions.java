@@ -33,6 +33,10 @@ public final class WindowFunctions {
 
     private static final int SQLITE_UTF8 = 1;
     private static final int SQLITE_DETERMINISTIC = 0x800;
+    // A deterministic function is declared a pure function of its arguments, which is what SQLite
+    // calls innocuous: it may then run in schema code (indexes, views, triggers) under the hardened
+    // trusted_schema=false; a non-deterministic one may not ("unsafe use of f()").
+    private static final int SQLITE_INNOCUOUS = 0x200000;
     private static final FunctionDescriptor X_ROWS = FunctionDescriptor.ofVoid(ADDRESS, JAVA_INT, ADDRESS);
     private static final FunctionDescriptor X_CONTEXT = FunctionDescriptor.ofVoid(ADDRESS);
     private static final int STEP = 0;
@@ -67,7 +71,7 @@ public final class WindowFunctions {
         MemorySegment inverse = linker.upcallStub(MethodHandles.insertArguments(rows, 0, INVERSE), X_ROWS, arena);
         MemorySegment value = linker.upcallStub(MethodHandles.insertArguments(context, 0, VALUE), X_CONTEXT, arena);
         MemorySegment finish = linker.upcallStub(MethodHandles.insertArguments(context, 0, FINAL), X_CONTEXT, arena);
-        int flags = SQLITE_UTF8 | (deterministic ? SQLITE_DETERMINISTIC : 0);
+        int flags = SQLITE_UTF8 | (deterministic ? SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS : 0);
         return Sqlite.createWindowFunction(db, arena.allocateFrom(name, StandardCharsets.UTF_8), nArgs, flags, step,
                 finish, value, inverse);
     }

@@ -248,7 +248,8 @@ class SqliteBindingsTest {
     record Prototype(String text, Kind returns, List<Kind> params, boolean variadic, String unmapped) {}
 
     /** What Panlite passes as the variadic arguments of a variadic function. */
-    static final Map<String, List<Kind>> VARIADIC_ARGS = Map.of("sqlite3_config", List.of(Kind.INT));
+    static final Map<String, List<Kind>> VARIADIC_ARGS = Map.of("sqlite3_config", List.of(Kind.INT),
+            "sqlite3_db_config", List.of(Kind.INT, Kind.ADDRESS)); // an on/off op: (int value, int *result)
 
     static final class Prototypes {
         private final Map<String, Prototype> byName;
