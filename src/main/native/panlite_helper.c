@@ -22,6 +22,7 @@ typedef struct sqlite3_stmt sqlite3_stmt;
 
 /* Values from sqlite3.h. */
 #define PANLITE_SQLITE_OK 0
+#define PANLITE_SQLITE_MISUSE 21
 #define PANLITE_SQLITE_ROW 100
 #define PANLITE_SQLITE_DONE 101
 #define PANLITE_SQLITE_INTEGER 1
@@ -32,6 +33,9 @@ typedef struct sqlite3_stmt sqlite3_stmt;
 #define PANLITE_SQLITE_TRANSIENT ((void (*)(void *))-1)
 /* exec_no_args stopped before a statement that writes (no SQLite code is negative). */
 #define PANLITE_STOPPED_AT_WRITE (-2)
+/* exec_no_args flags: stop before a write met in auto-commit mode; stop after one statement. */
+#define PANLITE_EXEC_STOP_AT_WRITES 1
+#define PANLITE_EXEC_ONE_STATEMENT 2
 
 /* Signatures of the SQLite functions used, as declared in sqlite3.h. */
 typedef long long i64;
@@ -52,6 +56,7 @@ typedef int (*bind_double_fn)(sqlite3_stmt *stmt, int i, double v);
 typedef int (*bind_bytes_fn)(sqlite3_stmt *stmt, int i, const void *p, int n, void (*destructor)(void *));
 typedef i64 (*db_int64_fn)(sqlite3 *db); /* changes64, last_insert_rowid */
 typedef sqlite3 *(*db_handle_fn)(sqlite3_stmt *stmt);
+typedef int (*txn_state_fn)(sqlite3 *db, const char *schema);
 
 /*
  * The function table, in the order Java passes it (dev.panlite.ffi.NativeHelper.SQLITE_FUNCTIONS).
@@ -62,7 +67,7 @@ enum {
     F_COLUMN_VALUE, F_VALUE_TYPE, F_VALUE_INT64, F_VALUE_DOUBLE, F_VALUE_TEXT, F_VALUE_BLOB, F_VALUE_BYTES,
     F_BIND_NULL, F_BIND_INT64, F_BIND_DOUBLE, F_BIND_TEXT, F_BIND_BLOB,
     F_CHANGES64, F_LAST_INSERT_ROWID, F_DB_HANDLE,
-    F_STMT_READONLY, F_STMT_ISEXPLAIN, F_GET_AUTOCOMMIT,
+    F_STMT_READONLY, F_STMT_ISEXPLAIN, F_GET_AUTOCOMMIT, F_TXN_STATE,
     F_COUNT
 };
 static void *table[F_COUNT];
@@ -99,6 +104,7 @@ static void *table[F_COUNT];
 #define p_stmt_readonly sqlite3_stmt_readonly
 #define p_stmt_isexplain sqlite3_stmt_isexplain
 #define p_get_autocommit sqlite3_get_autocommit
+#define p_txn_state sqlite3_txn_state
 #define P_HAS_ISEXPLAIN 1
 
 /*
@@ -164,7 +170,35 @@ static int linked_bytes(sqlite3_value *value, const void **p, int *n) {
 #define p_stmt_readonly ((stmt_fn)table[F_STMT_READONLY])
 #define p_stmt_isexplain ((stmt_fn)table[F_STMT_ISEXPLAIN]) /* NULL below SQLite 3.28: EXPLAIN then counts as what it explains */
 #define p_get_autocommit ((db_fn)table[F_GET_AUTOCOMMIT])
+#define p_txn_state ((txn_state_fn)table[F_TXN_STATE])
 #endif
+
+/*
+ * 1 when the connection is inside a transaction (not auto-commit) that may have changed what a
+ * rollback, or a ROLLBACK TO, would undo. Rows read ahead there could be rows that never existed
+ * once the transaction rolls back, while a reader stepping in place would go on from the restored
+ * database; so a fill then reads only the row the reader moves to. Linked into the bundled engine
+ * the answer is exact: a schema whose pager has modified a page (PAGER_WRITER_CACHEMOD or later).
+ * Through the table it is SQLite's public answer, a write transaction is open
+ * (sqlite3_txn_state), which is also true of a BEGIN IMMEDIATE that has changed nothing yet.
+ */
+static int txn_changed(sqlite3 *db) {
+    if (p_get_autocommit(db)) {
+        return 0; /* no transaction the reader could see rolled back */
+    }
+#ifdef PANLITE_LINKED
+    for (int i = 0; i < db->nDb; i++) {
+        Btree *bt = db->aDb[i].pBt;
+        if (bt != 0 && sqlite3BtreeTxnState(bt) == SQLITE_TXN_WRITE
+                && sqlite3BtreePager(bt)->eState >= PAGER_WRITER_CACHEMOD) {
+            return 1;
+        }
+    }
+    return 0;
+#else
+    return p_txn_state(db, NULL) == 2; /* SQLITE_TXN_WRITE */
+#endif
+}
 
 /*
  * Stores the SQLite function pointers (count of them, in the order of the enum above). Returns 0 on
@@ -225,15 +259,19 @@ PANLITE_EXPORT int panlite_reset_clear(sqlite3_stmt *stmt) {
  * byte offset from sql where the rest of the text starts. When no statement is a query, all run and
  * the result is DONE with *out_stmt == NULL and *out_tail == len. On an error the failing statement
  * is finalized (which keeps the error readable on db), *out_stmt == NULL, and the error code is
- * returned; *out_tail is negative when the error came from prepare (a grammar or schema error, or a
- * lock met loading the schema): -1 - the offset where that statement starts; else where the rest of
- * the text starts. Text holding only whitespace or comments prepares to a NULL statement and is skipped.
+ * returned; *out_tail says where the failing statement starts, so a caller retrying SQLITE_BUSY goes
+ * on from it without preparing the text again: -1 - that offset when the error came from prepare (a
+ * grammar or schema error, or a lock met loading the schema), the offset itself when it came from a
+ * step. Text holding only whitespace or comments prepares to a NULL statement and is skipped.
  *
- * With stop_at_writes, a statement that writes the database (sqlite3_stmt_readonly false, not an
- * EXPLAIN) met in auto-commit mode is not stepped: it comes back prepared in *out_stmt with
- * PANLITE_STOPPED_AT_WRITE, so the caller can queue it for the write gate first.
+ * With PANLITE_EXEC_STOP_AT_WRITES in flags, a statement that writes the database
+ * (sqlite3_stmt_readonly false, not an EXPLAIN) met in auto-commit mode is not stepped: it comes
+ * back prepared in *out_stmt with PANLITE_STOPPED_AT_WRITE, so the caller can queue it for the
+ * write gate first. With PANLITE_EXEC_ONE_STATEMENT, a statement that is not a query ends the call
+ * after it ran (DONE, *out_stmt == NULL, *out_tail where the next starts): JDBC's result loop
+ * reports one update count per statement.
  */
-PANLITE_EXPORT int panlite_exec_no_args(sqlite3 *db, const char *sql, int len, int stop_at_writes,
+PANLITE_EXPORT int panlite_exec_no_args(sqlite3 *db, const char *sql, int len, int flags,
                                         sqlite3_stmt **out_stmt, int *out_tail) {
     const char *end = sql + (len > 0 ? len : 0);
     const char *at = sql;
@@ -254,7 +292,7 @@ PANLITE_EXPORT int panlite_exec_no_args(sqlite3 *db, const char *sql, int len, i
             at = next > at ? next : end; /* never loop on a tail that did not move */
             continue;
         }
-        if (stop_at_writes && !p_stmt_readonly(stmt) && !(P_HAS_ISEXPLAIN && p_stmt_isexplain(stmt))
+        if ((flags & PANLITE_EXEC_STOP_AT_WRITES) && !p_stmt_readonly(stmt) && !(P_HAS_ISEXPLAIN && p_stmt_isexplain(stmt))
                 && p_get_autocommit(db)) {
             *out_stmt = stmt;
             *out_tail = (int)(next - sql);
@@ -272,11 +310,16 @@ PANLITE_EXPORT int panlite_exec_no_args(sqlite3 *db, const char *sql, int len, i
         if (rc != PANLITE_SQLITE_DONE) {
             p_finalize(stmt); /* keeps the step's error readable on db */
             *out_stmt = NULL;
-            *out_tail = (int)(next - sql);
+            *out_tail = (int)(at - sql); /* failed while stepping the statement at `at` */
             return rc;
         }
         p_finalize(stmt);
         at = next > at ? next : end;
+        if (flags & PANLITE_EXEC_ONE_STATEMENT) {
+            *out_stmt = NULL;
+            *out_tail = (int)(at - sql);
+            return PANLITE_SQLITE_DONE;
+        }
     }
     *out_stmt = NULL;
     *out_tail = (int)(end - sql);
@@ -290,8 +333,10 @@ PANLITE_EXPORT int panlite_exec_no_args(sqlite3 *db, const char *sql, int len, i
  * (its type, then the value: what sqlite3_column_type and sqlite3_column_int64 / _double / _text /
  * _blob / _bytes return, in one look-up of the column instead of two, 20% less per row: experiment
  * 050). Text is read as UTF-8; the type is read before the value, as SQLite documents. Returns 0, or
- * -1 when a text or blob is longer than value_limit or the heap has no room for the row (nothing of
- * it is kept: *heap_used is unchanged), or when the row holds a BLOB and blobs is 0.
+ * -1 when the row's cells do not fit in types and cells (cells_cap entries each: a row wider than
+ * that is never copied), a text or blob is longer than value_limit or the heap has no room for the
+ * row (nothing of it is kept: *heap_used is unchanged), or when the row holds a BLOB and blobs is 0.
+ * Every write is bounded by the buffer it goes into (cells_cap, heap_cap), whatever the caller asks.
  *
  * blobs is 0 in a database whose text encoding is not UTF-8: there sqlite3_column_text of a blob
  * converts its bytes from the encoding its value carries (the database's for a stored blob, UTF-8
@@ -319,7 +364,10 @@ static int is_ascii(const unsigned char *p, int n) {
 }
 
 static int copy_row(sqlite3_stmt *stmt, int cols, int row, int value_limit, int blobs, unsigned char *types,
-                    i64 *cells, unsigned char *heap, int heap_cap, int *heap_used) {
+                    i64 *cells, int cells_cap, unsigned char *heap, int heap_cap, int *heap_used) {
+    if (cols < 0 || row < 0 || cells_cap < 0 || (size_t)(row + 1) * (size_t)cols > (size_t)cells_cap) {
+        return -1; /* the row does not fit in the cells left (wider than the buffer: read in place) */
+    }
     int used = *heap_used;
     unsigned char *t = types + (size_t)row * cols;
     i64 *v = cells + (size_t)row * cols;
@@ -378,21 +426,25 @@ static int copy_row(sqlite3_stmt *stmt, int cols, int row, int value_limit, int 
  * the statement is already on a row (stepped by the caller): it is copied first, without a step;
  * otherwise each row is first stepped to. Stops early, with the statement on the row just copied,
  * when *callbacks changed during a step (a Java callback ran: rows are then read one by one, as
- * without a batch). Returns:
+ * without a batch). Reads one row only, the one the reader moves to, inside a transaction that may
+ * have changed the database (txn_changed): no row read ahead can outlive a rollback. Returns:
  *   ROW   out[0] rows copied; the statement is on a row. out[2] = 1 when that row is NOT copied
- *         (over value_limit, or no room left): the caller reads it in place.
+ *         (over value_limit, wider than cells_cap, or no room left): the caller reads it in place.
  *   DONE  out[0] rows copied, then the statement finished.
  *   else  an error code from the step after the out[0] rows copied.
  * out[1] is the heap bytes used; out[3] the statement's column count after the steps (a step that
  * re-prepared it after a schema change may have changed it: the Java side checks it instead of asking).
  */
 PANLITE_EXPORT int panlite_fill_rows(sqlite3_stmt *stmt, int cols, int copy_current, int max_rows, int value_limit,
-                                     int blobs, unsigned char *types, i64 *cells, unsigned char *heap, int heap_cap,
-                                     const volatile int *callbacks, int *out) {
+                                     int blobs, unsigned char *types, i64 *cells, int cells_cap, unsigned char *heap,
+                                     int heap_cap, const volatile int *callbacks, int *out) {
     int rows = 0;
     int used = 0;
     int rc = PANLITE_SQLITE_ROW;
     int pending = 0;
+    if (max_rows > 1 && txn_changed(p_db_handle(stmt))) {
+        max_rows = 1; /* as the fill of a fetch size of 1: only the row the reader moves to */
+    }
     while (rows < max_rows) {
         int before = *callbacks;
         if (copy_current) {
@@ -403,7 +455,7 @@ PANLITE_EXPORT int panlite_fill_rows(sqlite3_stmt *stmt, int cols, int copy_curr
                 break;
             }
         }
-        if (copy_row(stmt, cols, rows, value_limit, blobs, types, cells, heap, heap_cap, &used) != 0) {
+        if (copy_row(stmt, cols, rows, value_limit, blobs, types, cells, cells_cap, heap, heap_cap, &used) != 0) {
             pending = 1;
             break;
         }
@@ -425,9 +477,9 @@ PANLITE_EXPORT int panlite_fill_rows(sqlite3_stmt *stmt, int cols, int copy_curr
  * max_rows 1: returns ROW, out[0] 1 (or 0 with out[2] = 1 when the row does not fit).
  */
 PANLITE_EXPORT int panlite_copy_current(sqlite3_stmt *stmt, int cols, int value_limit, int blobs, unsigned char *types,
-                                        i64 *cells, unsigned char *heap, int heap_cap, int *out) {
+                                        i64 *cells, int cells_cap, unsigned char *heap, int heap_cap, int *out) {
     int used = 0;
-    int fits = copy_row(stmt, cols, 0, value_limit, blobs, types, cells, heap, heap_cap, &used) == 0;
+    int fits = copy_row(stmt, cols, 0, value_limit, blobs, types, cells, cells_cap, heap, heap_cap, &used) == 0;
     out[0] = fits;
     out[1] = fits ? used : 0;
     out[2] = !fits;
@@ -444,11 +496,20 @@ PANLITE_EXPORT int panlite_copy_current(sqlite3_stmt *stmt, int cols, int value_
  * fails: returns that code with *done = the rows completed before it (the failing row is left
  * stepped and not reset, so its error stays readable on the connection; a failed bind leaves it
  * unstepped). Returns DONE with *done = rows when every row ran.
+ *
+ * Bounded by the buffers: kinds and cells hold cells_cap entries, heap heap_cap bytes, changes and
+ * rowids rows_cap. A chunk that does not fit (rows over rows_cap, rows * width over cells_cap), or
+ * a text or blob whose bytes lie outside the heap, runs nothing from there and returns
+ * SQLITE_MISUSE with *done = the rows completed before it: the caller never builds such a chunk.
  */
 PANLITE_EXPORT int panlite_run_batch(sqlite3_stmt *stmt, int width, int rows, const unsigned char *kinds,
-                                     const i64 *cells, const unsigned char *heap, int want_changes, i64 *changes,
-                                     i64 *rowids, int *done) {
+                                     const i64 *cells, int cells_cap, const unsigned char *heap, int heap_cap,
+                                     int want_changes, i64 *changes, i64 *rowids, int rows_cap, int *done) {
     sqlite3 *db = p_db_handle(stmt);
+    if (width < 0 || rows < 0 || rows > rows_cap || cells_cap < 0 || (size_t)rows * (size_t)width > (size_t)cells_cap) {
+        *done = 0;
+        return PANLITE_SQLITE_MISUSE;
+    }
     for (int r = 0; r < rows; r++) {
         const unsigned char *k = kinds + (size_t)r * width;
         const i64 *v = cells + (size_t)r * width;
@@ -466,12 +527,16 @@ PANLITE_EXPORT int panlite_run_batch(sqlite3_stmt *stmt, int width, int rows, co
             }
             case 4:
             case 5: {
-                int offset = (int)(v[i] >> 32);
-                int n = (int)(v[i] & 0xffffffff);
+                i64 offset = v[i] >> 32;
+                i64 n = v[i] & 0xffffffff;
+                if (offset < 0 || offset > heap_cap || n > heap_cap - offset) {
+                    *done = r;
+                    return PANLITE_SQLITE_MISUSE;
+                }
                 if (k[i] == 4) {
-                    rc = p_bind_text(stmt, i + 1, (const char *)(heap + offset), n, PANLITE_SQLITE_TRANSIENT);
+                    rc = p_bind_text(stmt, i + 1, (const char *)(heap + offset), (int)n, PANLITE_SQLITE_TRANSIENT);
                 } else {
-                    rc = p_bind_blob(stmt, i + 1, heap + offset, n, PANLITE_SQLITE_TRANSIENT);
+                    rc = p_bind_blob(stmt, i + 1, heap + offset, (int)n, PANLITE_SQLITE_TRANSIENT);
                 }
                 break;
             }

@@ -2,6 +2,7 @@ package dev.panlite;
 
 import dev.panlite.engine.SqlState;
 import dev.panlite.engine.EngineConfig;
+import dev.panlite.engine.StatementDiagnostics;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.sql.DriverPropertyInfo;
@@ -522,7 +523,14 @@ public final class Config {
                 transactionMode == TransactionMode.DEFERRED, stmtCacheSize, cacheTxStatements, leakWarning,
                 walAutocheckpoint, walSizeMark, isSet(Setting.LITESTREAM_SOCKET) ? value(Setting.LITESTREAM_SOCKET) : null,
                 Integer.parseInt(value(Setting.LITESTREAM_SYNC_PAGES)), Integer.parseInt(value(Setting.LITESTREAM_WAIT_PAGES)),
-                Integer.parseInt(value(Setting.SETLK_TIMEOUT)), toString());
+                Integer.parseInt(value(Setting.SETLK_TIMEOUT)), toString(), diagnostics());
+    }
+
+    /** statement_diagnostics and its thresholds, for the engine. */
+    private StatementDiagnostics.Settings diagnostics() {
+        return new StatementDiagnostics.Settings(Boolean.parseBoolean(value(Setting.STATEMENT_DIAGNOSTICS)),
+                Integer.parseInt(value(Setting.FULLSCAN_THRESHOLD)), Integer.parseInt(value(Setting.SORT_THRESHOLD)),
+                Integer.parseInt(value(Setting.AUTOINDEX_THRESHOLD)));
     }
 
     /** Whether the URL or Properties gave this setting. */

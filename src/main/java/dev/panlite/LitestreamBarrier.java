@@ -36,13 +36,14 @@ public final class LitestreamBarrier {
 
     /**
      * Waits until what is committed to {@code database} (the path Litestream's config names) is in
-     * the replica, at most {@code timeout} (whole seconds on Litestream's side, at least one).
-     * SQLTimeoutException when the time runs out, SQLException when Litestream cannot be reached,
-     * does not replicate that database, or fails.
+     * the replica, at most {@code timeout} (whole seconds on Litestream's side, at least one), the
+     * connect included. SQLTimeoutException (SQLState TIMEOUT_EXPIRED) when the time runs out,
+     * whether Litestream does not accept, does not answer or does not finish; SQLException when
+     * Litestream cannot be reached, does not replicate that database, or fails.
      */
     public Position await(Path database, Duration timeout) throws SQLException {
         long seconds = Math.max(1, (timeout.toMillis() + 999) / 1000);
-        long deadline = System.nanoTime() + timeout.toNanos() + 1_000_000_000L; // Litestream's own timeout ends first
+        long deadline = System.nanoTime() + timeout.toNanos(); // Litestream's own timeout (rounded up) ends no sooner
         String response;
         try {
             response = LitestreamControl.post(socket, "/sync", LitestreamControl.syncBody(database, true, seconds), deadline);

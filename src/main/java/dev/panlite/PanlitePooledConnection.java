@@ -1,6 +1,7 @@
 package dev.panlite;
 
 import dev.panlite.engine.SqlState;
+import dev.panlite.jdbc.JdbcConnection;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -21,26 +22,38 @@ import javax.sql.StatementEventListener;
 /**
  * One physical connection handed out by {@link PanliteConnectionPoolDataSource}. Each
  * {@link #getConnection()} returns a logical handle (a {@link Proxy} over the physical connection):
- * its {@code close()} rolls back an open transaction, closes the statements made through it, puts
- * back what its user changed (see {@link Initial}) and sends {@code connectionClosed} instead of
- * closing the physical connection, so the next handle starts as a new connection would; an
- * {@link SQLException} whose SQLState is of class 08 (connection exception) sends
+ * its {@code close()} closes the statements made through it, rolls back whatever transaction SQLite
+ * has open (also one SQL text began while auto-commit was on), puts back what its user changed (see
+ * {@link Initial}) and sends {@code connectionClosed} instead of closing the physical connection, so
+ * the next handle starts as a new connection would. A reset that fails closes the physical
+ * connection and sends {@code connectionErrorOccurred}: it is never handed out again. An
+ * {@link SQLException} whose SQLState is of class 08 (connection exception) also sends
  * {@code connectionErrorOccurred}, after which the pool should {@link #close()} this object.
+ * Nothing made through a handle hands out the physical connection: {@code Statement.getConnection()}
+ * and {@code DatabaseMetaData.getConnection()} return the handle (only {@code unwrap} reaches the
+ * physical connection, as with HikariCP's proxies).
  *
  * <p>Statement event listeners are accepted but get no events: the driver keeps its own
  * per-connection statement cache, so a pool has no statements to pool.
  */
 final class PanlitePooledConnection implements PooledConnection {
-    private final Connection physical;
+    private final JdbcConnection physical;
     private final Initial initial;
     private final List<ConnectionEventListener> listeners = new CopyOnWriteArrayList<>();
     private final List<StatementEventListener> statementListeners = new CopyOnWriteArrayList<>();
     private Handle current; // the open logical handle, if any
+    private volatile SQLException broken; // why a handle's reset closed the physical connection, if one did
 
-    PanlitePooledConnection(Connection physical) throws SQLException {
-        this.physical = physical;
-        this.initial = new Initial(physical.isReadOnly(), physical.getTransactionIsolation(),
-                physical.getHoldability(), physical.getSchema(), physical.getNetworkTimeout());
+    PanlitePooledConnection(Connection opened) throws SQLException {
+        this.physical = opened.unwrap(JdbcConnection.class);
+        try {
+            this.initial = new Initial(physical.isReadOnly(), physical.getTransactionIsolation(),
+                    physical.getHoldability(), physical.getSchema(), physical.getNetworkTimeout());
+            physical.rememberSession(); // its settings as opened, put back after each handle
+        } catch (SQLException | RuntimeException e) {
+            physical.close();
+            throw e;
+        }
     }
 
     /**
@@ -49,38 +62,46 @@ final class PanlitePooledConnection implements PooledConnection {
      * read-only, isolation, holdability, type map, client info, schema, network timeout, and the busy
      * handler, progress handler and change listeners set through the handle (which implements
      * {@link PanliteConnection}; what is set on {@code unwrap}'s physical connection stays, as with
-     * HikariCP); warnings are always cleared.
+     * HikariCP); warnings are always cleared. What SQL changed (PRAGMA settings, attached databases,
+     * TEMP objects) is put back by the physical connection itself ({@link JdbcConnection#restoreSession}).
      */
     private record Initial(boolean readOnly, int isolation, int holdability, String schema, int networkTimeout) {}
 
     /*
      * The monitor of this object guards only `current`, never while a handle closes: closing one
      * takes the connection's lock, and a thread holding that lock (in a callback) may call close()
-     * here from a ConnectionEventListener. Holding the monitor across closeHandle deadlocked the
+     * here from a ConnectionEventListener. Holding the monitor across a handle's close deadlocked the
      * two (misuse fuzz, seed 54).
      */
 
-    /** A new logical handle; one still open from before is closed first (without an event), as JDBC asks. */
+    /** A new logical handle; one still open from before is closed first (without an event, unless its reset fails), as JDBC asks. */
     @Override
     public Connection getConnection() throws SQLException {
         Handle fresh = new Handle();
+        Connection proxy = (Connection) Proxy.newProxyInstance(PanlitePooledConnection.class.getClassLoader(),
+                new Class<?>[] {PanliteConnection.class}, fresh);
+        fresh.proxy = proxy;
         while (true) {
             Handle old = takeCurrent();
-            if (old != null) {
-                old.closeHandle(); // done before the new handle exists: its rollback cannot touch the new user's work
+            if (old != null && old.markClosed()) {
+                SQLException failed = old.endUse(); // done before the new handle exists: its rollback cannot touch the new user's work
+                if (failed != null) {
+                    fire(failed); // the physical connection is closed: the pool must drop it
+                }
             }
             synchronized (this) {
                 if (physical.isClosed()) {
-                    throw new SQLNonTransientConnectionException("The pooled connection is closed", SqlState.CONNECTION_DOES_NOT_EXIST);
+                    throw new SQLNonTransientConnectionException("The pooled connection is closed", SqlState.CONNECTION_DOES_NOT_EXIST,
+                            broken);
                 }
                 if (current == null) { // else another getConnection raced this one: close its handle too
                     current = fresh;
+                    physical.lendAs(proxy);
                     break;
                 }
             }
         }
-        return (Connection) Proxy.newProxyInstance(PanlitePooledConnection.class.getClassLoader(),
-                new Class<?>[] {PanliteConnection.class}, fresh);
+        return proxy;
     }
 
     private synchronized Handle takeCurrent() {
@@ -89,17 +110,14 @@ final class PanlitePooledConnection implements PooledConnection {
         return h;
     }
 
-    /** Closes the physical connection (and an open logical handle, without an event). */
+    /** Closes the physical connection (and an open logical handle, without an event: nothing of it needs putting back). */
     @Override
     public void close() throws SQLException {
-        try {
-            Handle h = takeCurrent();
-            if (h != null) {
-                h.closeHandle();
-            }
-        } finally {
-            physical.close();
+        Handle h = takeCurrent();
+        if (h != null) {
+            h.markClosed(); // its statements close with the physical connection, which rolls back
         }
+        physical.close();
     }
 
     @Override
@@ -128,6 +146,8 @@ final class PanlitePooledConnection implements PooledConnection {
         private final java.util.Set<String> changed = java.util.concurrent.ConcurrentHashMap.newKeySet(); // setters called
         private final List<ChangeListener> changeListeners = new CopyOnWriteArrayList<>(); // added through this handle
         private volatile boolean closed;
+        private boolean resetFailed; // endUse closed the physical connection
+        private Connection proxy; // set before the handle is handed out
 
         @Override
         public Object invoke(Object proxy, Method method, Object[] args) throws Throwable {
@@ -148,31 +168,27 @@ final class PanlitePooledConnection implements PooledConnection {
                     break;
 
                 case "close":
-                    if (!closed) {
-                        try {
-                            closeHandle();
-                        } finally {
-                            fire(null);
+                    if (markClosed()) {
+                        SQLException failed = endUse();
+                        fire(failed);
+                        if (failed != null && resetFailed) {
+                            throw failed; // the connection it would have put back is closed
                         }
                     }
                     return null;
                 default:
                     if (closed) {
-                        if (method.getName().equals("setClientInfo")) { // declares only SQLClientInfoException
-                            throw new java.sql.SQLClientInfoException("The connection is closed", SqlState.CONNECTION_DOES_NOT_EXIST, 0,
-                                    java.util.Map.of());
-                        }
-                        throw new SQLNonTransientConnectionException("The connection is closed", SqlState.CONNECTION_DOES_NOT_EXIST);
+                        throw closedException(method);
                     }
             }
             try {
                 Object result = method.invoke(physical, args);
                 if (result instanceof Statement s) {
-                    track(s);
+                    track(s, method);
                 }
                 String name = method.getName();
                 if (name.startsWith("set") && !name.equals("setSavepoint") && !name.equals("setAutoCommit")) {
-                    changed.add(name); // setAutoCommit: put back whatever happened (see closeHandle)
+                    changed.add(name); // setAutoCommit: put back whatever happened (see reset)
                 } else if (name.equals("addChangeListener")) {
                     changeListeners.add((ChangeListener) args[0]);
                 } else if (name.equals("removeChangeListener")) {
@@ -189,40 +205,117 @@ final class PanlitePooledConnection implements PooledConnection {
             }
         }
 
-        private void track(Statement s) throws SQLException {
-            synchronized (statements) {
-                for (Iterator<Statement> it = statements.iterator(); it.hasNext(); ) {
-                    if (it.next().isClosed()) {
-                        it.remove(); // so a long-lived handle does not keep every statement it made
-                    }
-                }
-                statements.add(s);
+        private SQLException closedException(Method method) {
+            if (method.getName().equals("setClientInfo")) { // declares only SQLClientInfoException
+                return new java.sql.SQLClientInfoException("The connection is closed", SqlState.CONNECTION_DOES_NOT_EXIST, 0,
+                        java.util.Map.of());
             }
+            return new SQLNonTransientConnectionException("The connection is closed", SqlState.CONNECTION_DOES_NOT_EXIST);
         }
 
-        /** Ends this handle's use of the physical connection: its statements and its transaction. */
-        void closeHandle() throws SQLException {
+        /** Keeps {@code s} to close with the handle; one made while another thread closed the handle is closed at once. */
+        private void track(Statement s, Method method) throws SQLException {
+            synchronized (statements) {
+                if (!closed) {
+                    for (Iterator<Statement> it = statements.iterator(); it.hasNext(); ) {
+                        if (it.next().isClosed()) {
+                            it.remove(); // so a long-lived handle does not keep every statement it made
+                        }
+                    }
+                    statements.add(s);
+                    return;
+                }
+            }
+            s.close(); // the handle's close has taken its list already: nothing else would close it
+            throw closedException(method);
+        }
+
+        /** True for the one call that closes this handle; the others find it closed. */
+        synchronized boolean markClosed() {
+            if (closed) {
+                return false;
+            }
             closed = true;
+            return true;
+        }
+
+        /**
+         * After {@link #markClosed}: closes the statements made through this handle and puts back what
+         * its user changed. Returns null when that is done; else why not, after closing the physical
+         * connection (a connection half reset must never reach the next user), or the error it was
+         * when the physical connection was closed already (abort, or {@code unwrap}'s close).
+         */
+        SQLException endUse() {
+            SQLException failed = null;
+            try {
+                closeStatements();
+                if (!physical.isClosed()) {
+                    reset();
+                }
+            } catch (SQLException e) {
+                failed = e;
+            } catch (RuntimeException e) {
+                failed = new SQLException("Resetting the pooled connection failed: " + e, SqlState.GENERAL_ERROR, e);
+            } finally {
+                physical.endLoan(proxy);
+            }
+            if (failed == null) {
+                return physical.isClosed() ? new SQLNonTransientConnectionException("The physical connection was closed"
+                        + " while a logical handle was open", SqlState.CONNECTION_DOES_NOT_EXIST) : null;
+            }
+            resetFailed = true;
+            SQLException gone = new SQLNonTransientConnectionException("Putting the pooled connection back as a new"
+                    + " connection failed, so it is closed: " + failed.getMessage(), SqlState.CONNECTION_FAILURE, failed);
+            broken = gone;
+            try {
+                physical.close(); // SQLite rolls back whatever is left
+            } catch (SQLException e) {
+                gone.addSuppressed(e);
+            }
+            return gone;
+        }
+
+        /** Closes the statements made through this handle, each one even when another fails. */
+        private void closeStatements() throws SQLException {
             List<Statement> open;
             synchronized (statements) { // only to take the list: closing needs the connection lock, and a
                 open = new ArrayList<>(statements); // thread holding that lock may be waiting in track()
                 statements.clear();
             }
+            SQLException failed = null;
             for (Statement s : open) {
-                s.close();
+                try {
+                    s.close();
+                } catch (SQLException e) {
+                    if (failed == null) {
+                        failed = e;
+                    } else {
+                        failed.addSuppressed(e);
+                    }
+                }
             }
-            if (physical.isClosed()) {
-                return;
+            if (failed != null) {
+                throw failed;
             }
-            if (!physical.getAutoCommit()) {
-                physical.rollback();
-                physical.setAutoCommit(true); // the next handle starts as a new connection would
-            }
-            reset();
         }
 
-        /** Puts back what this handle's user changed; see {@link Initial}. */
+        /**
+         * Puts back what this handle's user changed; see {@link Initial}. The handlers and listeners
+         * go first, so none of the user's code runs inside the reset's own statements; then the
+         * transaction, as SQLite has it; then the settings, which cannot change inside one.
+         */
         private void reset() throws SQLException {
+            if (changed.remove("setBusyHandler")) {
+                physical.setBusyHandler(null);
+            }
+            if (changed.remove("setProgressHandler")) {
+                physical.setProgressHandler(0, null);
+            }
+            for (ChangeListener l : changeListeners) {
+                physical.removeChangeListener(l);
+            }
+            changeListeners.clear();
+            physical.rollbackAndAutoCommit(); // SQLite's state, not the flag: also BEGIN run as SQL
             if (changed.remove("setReadOnly")) {
                 physical.setReadOnly(initial.readOnly());
             }
@@ -244,17 +337,7 @@ final class PanlitePooledConnection implements PooledConnection {
             if (changed.remove("setNetworkTimeout")) {
                 physical.setNetworkTimeout(Runnable::run, initial.networkTimeout());
             }
-            PanliteConnection extras = physical.unwrap(PanliteConnection.class);
-            if (changed.remove("setBusyHandler")) {
-                extras.setBusyHandler(null);
-            }
-            if (changed.remove("setProgressHandler")) {
-                extras.setProgressHandler(0, null);
-            }
-            for (ChangeListener l : changeListeners) {
-                extras.removeChangeListener(l);
-            }
-            changeListeners.clear();
+            physical.restoreSession(); // PRAGMA settings, attached databases, TEMP objects: only when SQL could have changed them
             changed.clear();
             physical.clearWarnings();
         }

@@ -2,12 +2,19 @@ package dev.panlite;
 
 import dev.panlite.engine.EngineStats;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
 
 /**
- * The driver's counters, summed over every Panlite connection of this JVM (open and closed), for
- * metrics: {@code PanliteStats.snapshot()} any time, from any thread, without touching a connection.
- * The Micrometer binder of the panlite-spring-boot module publishes them as {@code panlite.*}
- * meters. All counts only grow, except {@link #connectionsOpen()}.
+ * The driver's counters for metrics, per database and in total: {@code PanliteStats.snapshot()} sums
+ * every Panlite connection of this JVM (open and closed), {@code PanliteStats.snapshot("app.db")} those
+ * of one database, any time, from any thread, without touching a connection. A database is known by
+ * its file's name (without the directory: two files of the same name count together), or
+ * {@code memory} for in-memory and temporary databases. The Micrometer binder of the
+ * panlite-spring-boot module publishes them as {@code panlite.*} meters tagged {@code database}. All
+ * counts only grow, except {@link #connectionsOpen()}.
  *
  * <p>Counting costs the hot paths nothing measurable: a connection counts in plain fields under its
  * own lock, waits are counted only when a wait happens, and statements are timed only while a slow
@@ -31,6 +38,18 @@ import java.time.Duration;
  * @param busyTimeouts busy waits that ended without the lock
  * @param slowStatements executions that took at least {@link #slowStatementThreshold()} (counted
  *     only while one is set)
+ * @param fullscanSteps rows full table or index scans stepped through (SQLite's
+ *     SQLITE_STMTSTATUS_FULLSCAN_STEP, summed over executions; {@code statement_diagnostics}): a
+ *     steady climb means queries an index would serve
+ * @param sorts sort operations of statements (SQLITE_STMTSTATUS_SORT)
+ * @param autoindexes rows put into automatic indexes, which SQLite builds for one execution of a join
+ *     no index serves (SQLITE_STMTSTATUS_AUTOINDEX)
+ * @param vmSteps virtual machine operations statements ran (SQLITE_STMTSTATUS_VM_STEP): the work done
+ * @param litestreamSyncRequests sync requests sent to Litestream's control socket ({@code litestream_socket})
+ * @param litestreamSyncAnswered those Litestream answered (it synced and checkpointed)
+ * @param litestreamSyncFailed those that failed (no answer, an error, Litestream gone)
+ * @param litestreamWaits writers that waited for a sync in flight ({@code litestream_wait_pages}: back-pressure)
+ * @param litestreamWaitTime their total time
  */
 public record PanliteStats(
         long connectionsOpened,
@@ -46,13 +65,69 @@ public record PanliteStats(
         long busyRetries,
         Duration busyWaitTime,
         long busyTimeouts,
-        long slowStatements) {
+        long slowStatements,
+        long fullscanSteps,
+        long sorts,
+        long autoindexes,
+        long vmSteps,
+        long litestreamSyncRequests,
+        long litestreamSyncAnswered,
+        long litestreamSyncFailed,
+        long litestreamWaits,
+        Duration litestreamWaitTime) {
 
-    /** The counters now. */
+    /** The counters now, summed over every database. */
     public static PanliteStats snapshot() {
-        long[] s = EngineStats.snapshot();
-        return new PanliteStats(s[0], s[1], s[2], s[3], s[4], s[5], s[6], Duration.ofNanos(s[7]), s[8], s[9],
-                s[10], Duration.ofNanos(s[11]), s[12], s[13]);
+        return of(EngineStats.snapshot());
+    }
+
+    /**
+     * The counters of database {@code database} now (a name {@link #databases()} lists: the file's
+     * name, or {@code memory}); all zero for a name no connection has opened.
+     */
+    public static PanliteStats snapshot(String database) {
+        long[] s = EngineStats.snapshot(database);
+        return of(s == null ? new long[EngineStats.COUNT] : s);
+    }
+
+    /** The names of the databases counted so far, sorted. */
+    public static List<String> databases() {
+        return EngineStats.databases();
+    }
+
+    /** The counters of every database counted so far, by name, sorted. */
+    public static Map<String, PanliteStats> byDatabase() {
+        Map<String, PanliteStats> all = new LinkedHashMap<>();
+        for (String name : databases()) {
+            all.put(name, snapshot(name));
+        }
+        return all;
+    }
+
+    /**
+     * Calls {@code listener} with each database's name: at once for those counted so far, then as the
+     * first connection to a new one opens (on the opening thread, so keep it short; what it throws is
+     * logged, never passed to the connection). A metrics binder registers a database's meters there.
+     */
+    public static void addDatabaseListener(Consumer<String> listener) {
+        EngineStats.addDatabaseListener(listener);
+    }
+
+    /** Stops calling {@code listener}. */
+    public static void removeDatabaseListener(Consumer<String> listener) {
+        EngineStats.removeDatabaseListener(listener);
+    }
+
+    private static PanliteStats of(long[] s) {
+        return new PanliteStats(s[EngineStats.CONNECTIONS_OPENED], s[EngineStats.CONNECTIONS_OPEN],
+                s[EngineStats.CACHE_HITS], s[EngineStats.CACHE_MISSES], s[EngineStats.CACHE_EVICTIONS],
+                s[EngineStats.EXECUTIONS], s[EngineStats.GATE_WAITS], Duration.ofNanos(s[EngineStats.GATE_WAIT_NANOS]),
+                s[EngineStats.GATE_TIMEOUTS], s[EngineStats.BUSY_WAITS], s[EngineStats.BUSY_RETRIES],
+                Duration.ofNanos(s[EngineStats.BUSY_WAIT_NANOS]), s[EngineStats.BUSY_TIMEOUTS],
+                s[EngineStats.SLOW_STATEMENTS], s[EngineStats.FULLSCAN_STEPS], s[EngineStats.SORTS],
+                s[EngineStats.AUTOINDEXES], s[EngineStats.VM_STEPS], s[EngineStats.SYNC_REQUESTS],
+                s[EngineStats.SYNC_ANSWERED], s[EngineStats.SYNC_FAILED], s[EngineStats.SYNC_WAITS],
+                Duration.ofNanos(s[EngineStats.SYNC_WAIT_NANOS]));
     }
 
     /**

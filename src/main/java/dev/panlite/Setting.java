@@ -33,7 +33,8 @@ public enum Setting {
     BUSY_TIMEOUT("busy_timeout", Use.OPEN, Values.range(0, Integer.MAX_VALUE), "3000",
             "Milliseconds to wait while another connection holds the write lock, before failing"
                     + " with SQLITE_BUSY; 0 fails at once. The wait is in Java (a fair queue within the"
-                    + " JVM, retries for other processes), never asleep inside SQLite."),
+                    + " JVM, retries for other processes), never asleep inside SQLite. PRAGMA busy_timeout"
+                    + " run as SQL sets and reads this wait."),
 
     // ---- PRAGMAs run right after open, in this order; none unless given.
     ENCODING("encoding", Use.PRAGMA, Values.encoding(), null,
@@ -249,7 +250,25 @@ public enum Setting {
     LITESTREAM_WAIT_PAGES("litestream_wait_pages", Use.DRIVER, Values.range(1000, Integer.MAX_VALUE), "12288",
             "With litestream_socket: pages in the WAL past which a writer that takes the write gate first waits"
                     + " (at most 1 s) for the sync request in flight: back-pressure for a Litestream that falls behind"
-                    + " (12288 pages is 48 MiB at 4 KiB pages)."),
+                    + " (12288 pages is 48 MiB at 4 KiB pages). A request not answered within that second is not"
+                    + " waited for again, and no writer waits until a request is answered within a second."),
+    STATEMENT_DIAGNOSTICS("statement_diagnostics", Use.DRIVER, Values.bool(), "true",
+            "Read SQLite's own counters of each statement execution (sqlite3_stmt_status: full-scan steps, sorts,"
+                    + " automatic indexes, VM steps) where the statement is reset: the panlite.statements.* meters,"
+                    + " PanliteStatement.counters(), and the reports below. false: not read (docs/experiments/071)."),
+    FULLSCAN_THRESHOLD("fullscan_threshold", Use.DRIVER, Values.range(0, Integer.MAX_VALUE), "10000",
+            "With statement_diagnostics: an execution that steps through this many rows of a full table or index"
+                    + " scan or more records a dev.panlite.StatementCounters JFR event (with its query plan), and the"
+                    + " first such execution of each statement text logs one WARNING naming the table scanned; 0: off."),
+    SORT_THRESHOLD("sort_threshold", Use.DRIVER, Values.range(0, Integer.MAX_VALUE), "0",
+            "With statement_diagnostics: an execution that sorts this many times or more (an ORDER BY or GROUP BY"
+                    + " no index serves) records a dev.panlite.StatementCounters JFR event; 0 (the default): off, as"
+                    + " sorting a few rows is normal. 1 reports every statement that sorts."),
+    AUTOINDEX_THRESHOLD("autoindex_threshold", Use.DRIVER, Values.range(0, Integer.MAX_VALUE), "1",
+            "With statement_diagnostics: an execution that puts this many rows or more into automatic indexes"
+                    + " (indexes SQLite builds for one execution, for a join no index serves) records a"
+                    + " dev.panlite.StatementCounters JFR event, and the first of each statement text logs one WARNING"
+                    + " with the CREATE INDEX that would keep one; 0: off."),
     LEAK_WARNING("leak_warning", Use.DRIVER, Values.bool(), "false",
             "Log a warning, with the stack where it was opened, when a connection nobody closed is"
                     + " closed by the garbage collector.");

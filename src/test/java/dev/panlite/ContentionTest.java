@@ -122,11 +122,12 @@ class ContentionTest {
         }
     }
 
+    /** Readers opened while the writer holds the gate, with the README's URL: opening does not queue either (issue 27). */
     @Test
     void readersNeverQueueBehindAWriter() throws SQLException {
         try (Connection writer = writerInTransaction("w");
-                Connection reader = open("busy_timeout=0");
-                Connection readOnly = open("busy_timeout=0")) {
+                Connection reader = open("busy_timeout=0&journal_mode=WAL");
+                Connection readOnly = open("busy_timeout=0&journal_mode=WAL&synchronous=NORMAL")) {
             assertEquals(0, TestDb.queryLong(reader, "SELECT count(*) FROM t"), "auto-commit query while the gate is held");
             readOnly.setReadOnly(true);
             readOnly.setAutoCommit(false); // a read-only transaction begins deferred and never takes the gate

@@ -1,9 +1,12 @@
 package dev.panlite;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.panlite.engine.Reclaimer;
+import java.lang.ref.WeakReference;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -17,27 +20,48 @@ import java.util.logging.Logger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A connection that becomes unreachable without close() is closed by the Reclaimer: rolled back, finalized, closed. */
+/**
+ * A connection that becomes unreachable without close() is closed by the Reclaimer: rolled back,
+ * finalized, closed. Each test follows the very connection it leaked (its engine object, which does
+ * not keep it reachable), never the process-wide count a chance collection of another connection
+ * could satisfy.
+ */
 class LeakedConnectionTest {
     @TempDir
     Path dir;
 
+    /** A connection the test dropped: what tells whether it was reclaimed, never the connection itself. */
+    private record Leaked(WeakReference<Connection> connection, TestDb.Engine db) {}
+
     /** Opens a connection, begins a write transaction with a statement and a result set open, and drops it all. */
-    private void leakOne(String query) throws SQLException {
+    private Leaked leakOne(String query) throws Exception {
         Connection c = TestDb.open(dir, query);
         c.setAutoCommit(false);
         Statement s = c.createStatement();
         s.executeUpdate("INSERT INTO t VALUES (99)"); // holds the write lock until rolled back
         ResultSet rs = c.prepareStatement("SELECT x FROM t").executeQuery();
         rs.next();
+        return new Leaked(new WeakReference<>(c), TestDb.engine(c));
     }
 
-    /** Collects garbage until {@code done} holds; gives up after a minute (a hang guard, not a timing). */
-    private static void collectUntil(java.util.function.BooleanSupplier done) throws InterruptedException {
-        for (int i = 0; i < 600 && !done.getAsBoolean(); i++) {
+    /**
+     * Collects until the leaked connection is unreachable (the test's own weak reference is cleared:
+     * the collection that did it also enqueued the Reclaimer's reference), then waits for the
+     * Reclaimer to close that connection, without collecting any more. Fails if it never does (a
+     * hang guard, not a timing).
+     */
+    private static void awaitReclaimed(Leaked leaked) throws InterruptedException {
+        long deadline = System.nanoTime() + TestDb.GUARD_MILLIS * 1_000_000;
+        while (leaked.connection().get() != null) {
+            assertTrue(System.nanoTime() - deadline < 0, "the leaked connection stayed reachable (the test keeps it?)");
             System.gc();
-            Thread.sleep(100);
+            Thread.sleep(10);
         }
+        while (!leaked.db().isClosed()) {
+            assertTrue(System.nanoTime() - deadline < 0, "the Reclaimer did not close the leaked connection");
+            Thread.sleep(10);
+        }
+        leaked.db().awaitCloseDone();
     }
 
     @Test
@@ -45,11 +69,12 @@ class LeakedConnectionTest {
         try (Connection c = TestDb.open(dir)) {
             TestDb.exec(c, "CREATE TABLE t(x)");
         }
-        int before = Reclaimer.openConnections();
-        leakOne("busy_timeout=0");
-        assertEquals(before + 1, Reclaimer.openConnections());
-        collectUntil(() -> Reclaimer.openConnections() == before);
-        assertEquals(before, Reclaimer.openConnections());
+        Leaked leaked = leakOne("busy_timeout=0");
+        assertFalse(leaked.db().isClosed());
+        try (Connection c = TestDb.open(dir, "busy_timeout=0"); Statement s = c.createStatement()) {
+            assertThrows(SQLException.class, () -> s.executeUpdate("INSERT INTO t VALUES (1)"), "the leaked one holds the write lock");
+        }
+        awaitReclaimed(leaked);
         try (Connection c = TestDb.open(dir, "busy_timeout=0"); Statement s = c.createStatement()) {
             s.executeUpdate("INSERT INTO t VALUES (1)"); // the leaked write lock is gone
             try (ResultSet rs = s.executeQuery("SELECT count(*) FROM t WHERE x = 99")) {
@@ -70,9 +95,10 @@ class LeakedConnectionTest {
         try (Connection c = TestDb.open(dir)) {
             TestDb.exec(c, "CREATE TABLE t(x)");
         }
-        leakOne("busy_timeout=0");
+        Leaked leaked = leakOne("busy_timeout=0");
         try (Connection c = TestDb.open(dir, "busy_timeout=60000"); Statement s = c.createStatement()) {
             s.executeUpdate("INSERT INTO t VALUES (1)");
+            assertTrue(leaked.db().isClosed(), "the writer got the gate, but not from the leaked connection's close");
             try (ResultSet rs = s.executeQuery("SELECT count(*) FROM t WHERE x = 99")) {
                 rs.next();
                 assertEquals(0, rs.getInt(1), "the leaked transaction was rolled back");
@@ -88,7 +114,7 @@ class LeakedConnectionTest {
             holder.setAutoCommit(false);
             TestDb.exec(holder, "INSERT INTO t VALUES (7)");
             try (Connection c = TestDb.open(dir, "busy_timeout=2500"); Statement s = c.createStatement()) {
-                SQLException e = org.junit.jupiter.api.Assertions.assertThrows(SQLException.class,
+                SQLException e = assertThrows(SQLException.class,
                         () -> s.executeUpdate("INSERT INTO t VALUES (1)"));
                 assertTrue(e.getMessage().contains("write gate"), e.toString());
             }
@@ -121,11 +147,9 @@ class LeakedConnectionTest {
         Logger logger = Logger.getLogger(Reclaimer.class.getName());
         logger.addHandler(handler);
         try {
-            int before = Reclaimer.openConnections();
-            leakOne("leak_warning=true");
-            collectUntil(() -> Reclaimer.openConnections() == before);
+            awaitReclaimed(leakOne("leak_warning=true")); // logged before the close
             synchronized (handler) {
-                assertEquals(1, records.size());
+                assertEquals(1, records.size(), () -> "records: " + records);
                 LogRecord r = records.get(0);
                 assertTrue(r.getMessage().contains("never closed"), r.getMessage());
                 StackTraceElement[] where = r.getThrown().getStackTrace();

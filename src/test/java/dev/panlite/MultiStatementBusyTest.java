@@ -1,6 +1,7 @@
 package dev.panlite;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
@@ -13,6 +14,8 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A lock met while *preparing* a later statement of a multi-statement text (SQLite loading the schema
@@ -49,7 +52,8 @@ class MultiStatementBusyTest {
             });
             // BEGIN needs no lock and no schema (deferred); preparing the SELECT loads the schema: SQLITE_BUSY
             try (Statement s = c.createStatement()) {
-                assertTrue(s.execute("BEGIN; SELECT count(*) FROM t"));
+                assertFalse(s.execute("BEGIN; SELECT count(*) FROM t")); // BEGIN's count is the first result
+                assertTrue(s.getMoreResults());
                 try (ResultSet rs = s.getResultSet()) {
                     assertTrue(rs.next());
                     assertEquals(2, rs.getLong(1));
@@ -59,6 +63,53 @@ class MultiStatementBusyTest {
             release.join();
             assertEquals(null, failure.get());
             assertEquals(0, busy.getCount(), "the text never met the lock: the test did not test the prepare");
+        }
+    }
+
+    /**
+     * A COMMIT later in a text than DDL meets a lock (another connection reads a rollback-journal
+     * database: COMMIT cannot get SQLite's exclusive lock until that read ends). It waits and commits
+     * (issue 27, item 10): the retry found the failing statement by preparing the text again from its
+     * start, which stopped at the CREATE TABLE that now fails ("already exists"), so the COMMIT failed
+     * at once and the transaction stayed open.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "BEGIN; CREATE TABLE u(a); INSERT INTO u VALUES (1); COMMIT",
+        "BEGIN; INSERT INTO t VALUES (3); CREATE TABLE u(a); COMMIT",
+        "BEGIN; CREATE TABLE u(a); CREATE INDEX u_a ON u(a); INSERT INTO u VALUES (1); COMMIT; SELECT 1",
+    })
+    void aCommitAfterDdlInTheSameTextWaitsForTheLock(String text) throws Exception {
+        try (Connection setup = TestDb.open(dir, "journal_mode=DELETE")) {
+            TestDb.exec(setup, "CREATE TABLE t(a)", "INSERT INTO t VALUES (1), (2)");
+        }
+        try (Connection reader = TestDb.open(dir, "journal_mode=DELETE");
+                Connection c = TestDb.open(dir, "journal_mode=DELETE")) {
+            reader.setAutoCommit(false);
+            reader.setReadOnly(true); // a deferred read transaction: SQLite's shared lock until it ends
+            assertEquals(2, TestDb.queryLong(reader, "SELECT count(*) FROM t"));
+            CountDownLatch busy = new CountDownLatch(1);
+            c.unwrap(PanliteConnection.class).setBusyHandler((attempts, waited) -> {
+                busy.countDown(); // the COMMIT met the reader's lock: let the reader go
+                return waited.toSeconds() < 60; // a hang guard
+            });
+            TestThreads threads = new TestThreads();
+            threads.start("reader", () -> {
+                if (busy.await(60, TimeUnit.SECONDS)) {
+                    reader.commit();
+                }
+            });
+            try (Statement s = c.createStatement()) {
+                s.execute(text);
+                while (s.getMoreResults() || s.getUpdateCount() != -1) {
+                    // the rest of the text, if any
+                }
+            }
+            threads.join();
+            assertEquals(0, busy.getCount(), "the COMMIT never met the lock: the test tested nothing");
+            assertTrue(c.getAutoCommit());
+            TestDb.exec(c, "BEGIN", "ROLLBACK"); // no transaction was left open (BEGIN inside one fails)
+            assertEquals(1, TestDb.queryLong(reader, "SELECT count(*) FROM sqlite_master WHERE name = 'u'"));
         }
     }
 }

@@ -110,8 +110,10 @@ class ThreadsTest {
                         default -> {
                             // several statements in one text, and a query read to its end
                             try (Statement s = c.createStatement()) {
-                                // every statement runs; the first query among them is the result (README), then no more
-                                assertTrue(s.execute("UPDATE t SET n = n + 1 WHERE id = " + i + "; SELECT v FROM t LIMIT 3"));
+                                // one result per statement, in order (README): the UPDATE's count, then the query
+                                assertFalse(s.execute("UPDATE t SET n = n + 1 WHERE id = " + i + "; SELECT v FROM t LIMIT 3"));
+                                assertTrue(s.getUpdateCount() >= 0);
+                                assertTrue(s.getMoreResults());
                                 try (ResultSet rs = s.getResultSet()) {
                                     while (rs.next()) {
                                         rs.getString(1);

@@ -18,11 +18,9 @@ public final class Backups {
     private static final String DESERIALIZE_SINCE_TEXT = "3.54.0";
 
     private final Database database;
-    private final int busyTimeoutMillis;
 
-    Backups(Database database, int busyTimeoutMillis) {
+    Backups(Database database) {
         this.database = database;
-        this.busyTimeoutMillis = busyTimeoutMillis;
     }
 
     /**
@@ -42,6 +40,7 @@ public final class Backups {
         assert database.isLockedByMe();
         if (restore) {
             refuseInCallback("restore");
+            database.session().changed(); // "restore temp from ..." fills the TEMP schema
         }
         Scratch scratch = database.scratch();
         // the progress callback runs while the sqlite3_backup* points into this connection: counted as a
@@ -50,7 +49,8 @@ public final class Backups {
                 : (remaining, pages) -> scratch.callbacks().runInside(() -> progress.report(remaining, pages));
         Scratch.Copied copied;
         try {
-            copied = Scratch.backup(database.handle(), schema, file, restore, busyTimeoutMillis, pagesPerStep, counted);
+            copied = Scratch.backup(database.handle(), schema, file, restore, database.writeAccess().busyTimeoutMillis(),
+                    pagesPerStep, counted); // busy_timeout now: PRAGMA busy_timeout may have changed it
         } catch (RuntimeException | Error stopped) { // thrown by the progress callback: the copy stopped there
             throw new SQLException((restore ? "restore from '" : "backup to '") + file
                     + "' stopped: its progress callback threw " + stopped, SqlState.GENERAL_ERROR, stopped);
@@ -108,6 +108,7 @@ public final class Backups {
             throw ResultCodes.exception(Sqlite.BUSY, "deserialize: this connection has open statements ("
                     + open + " ...); close them first", null, ResultCodes.Phase.EXECUTE);
         }
+        database.session().changed(); // the schema is another database now
         int rc = Scratch.deserialize(db, schema, image);
         if (rc != Sqlite.OK) {
             throw database.error(rc, null, ResultCodes.Phase.EXECUTE);

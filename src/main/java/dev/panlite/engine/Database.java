@@ -36,6 +36,7 @@ public final class Database {
     private final Backups backups;
     private final OpenBlobs blobs;
     private final UserCode userCode;
+    private final SessionState session = new SessionState(this); // what SQL changed, put back for a pool's next user
     private long db;
     private java.nio.file.Path resourceCopy; // jdbc:sqlite::resource: opens a temporary copy, deleted on close
     private volatile boolean closed;
@@ -43,19 +44,22 @@ public final class Database {
     private Stmt live; // every statement this connection prepared and has not finalized (Stmt.prevLive/nextLive)
 
     final EngineStats.Counters counts; // for metrics: written under the lock
+    private final StatementDiagnostics diagnostics; // SQLite's counters of each statement execution
 
     private Database(EngineConfig config, long db) {
         this.config = config;
         this.db = db;
         this.scratch = new Scratch();
-        this.counts = EngineStats.opened();
+        String file = Sqlite.mainFilename(db);
+        this.counts = EngineStats.opened(EngineStats.databaseName(config.resource() != null ? config.resource() : file));
+        this.diagnostics = new StatementDiagnostics(this, config.diagnostics(), counts, file);
         this.cache = config.stmtCacheSize() > 0 ? new StatementCache(config.stmtCacheSize(), counts) : null;
         this.writeAccess = new WriteAccess(this, Sqlite.mainFilename(db), config.busyTimeoutMillis());
         this.checkpoints = new Checkpoints(writeAccess, config, Sqlite.mainFilename(db));
         this.text = new TextExecution(this, cache);
         this.transactions = new Transactions(this, config);
         this.interrupts = new Interrupts(db, writeAccess);
-        this.backups = new Backups(this, config.busyTimeoutMillis());
+        this.backups = new Backups(this);
         this.blobs = new OpenBlobs(this);
         this.userCode = new UserCode(this);
         Reclaimer.opened();
@@ -77,7 +81,7 @@ public final class Database {
                 Sqlite.closeV2(opened.db()); // SQLite hands out a handle even on failure; it must be closed
             }
             throw ResultCodes.exception(opened.rc(), message + " (opening '" + config.filename() + "')", null,
-                    ResultCodes.Phase.EXECUTE);
+                    ResultCodes.Phase.OPEN);
         }
         Database database = new Database(config, opened.db());
         database.resourceCopy = resourceCopy;
@@ -211,6 +215,21 @@ public final class Database {
 
     public OpenBlobs blobs() {
         return blobs;
+    }
+
+    /** Settings, attached databases and TEMP objects a new connection would not have (pooled connections). */
+    public SessionState session() {
+        return session;
+    }
+
+    /** SQLite's counters of each statement execution: metrics, the JFR event, the warning (StatementDiagnostics). */
+    StatementDiagnostics diagnostics() {
+        return diagnostics;
+    }
+
+    /** The name this connection's database is counted under in metrics: the file's name, or {@code memory}. */
+    public String databaseName() {
+        return counts.database.name;
     }
 
     /** Java functions, aggregates, collations, change hooks and the progress handler. */
@@ -406,11 +425,22 @@ public final class Database {
 
     /** A statement kept for the connection's lifetime (transaction control), outside the user cache. */
     Stmt preparePersistent(String sql) throws SQLException {
-        return prepareNew(sql, false, Sqlite.PREPARE_PERSISTENT);
+        Stmt stmt = prepareNew(sql, false, Sqlite.PREPARE_PERSISTENT);
+        stmt.internal = true; // no diagnostics: BEGIN and COMMIT never scan
+        return stmt;
     }
 
     private Stmt prepareNew(String sql, boolean cacheable, int flags) throws SQLException {
         byte[] utf8 = sql.getBytes(StandardCharsets.UTF_8);
+        BusyTimeoutPragma pragma = BusyTimeoutPragma.mentioned(utf8, 0) ? BusyTimeoutPragma.at(utf8, 0) : null;
+        if (pragma != null) { // SQLite must not prepare it: it would sleep from then on
+            if (!pragma.malformed() && SqlText.hasMoreSql(utf8, pragma.end())) {
+                throw ResultCodes.exception(Sqlite.ERROR,
+                        "A prepared statement takes one SQL statement; use Statement.execute for several", sql,
+                        ResultCodes.Phase.PREPARE);
+            }
+            return busyTimeoutStatement(pragma, sql);
+        }
         int rc = scratch.prepare(db, utf8, 0, utf8.length, flags);
         if ((rc & 0xff) == Sqlite.BUSY) { // loading the schema met a lock (another process recovering the WAL)
             rc = writeAccess.retryBusy(rc, sql, false, () -> scratch.prepare(db, utf8, 0, utf8.length, flags));
@@ -429,6 +459,29 @@ public final class Database {
                     "A prepared statement takes one SQL statement; use Statement.execute for several", sql,
                     ResultCodes.Phase.PREPARE);
         }
+        return stmt;
+    }
+
+    private static final byte[] BUSY_TIMEOUT_ANSWER = "SELECT ?1 AS \"timeout\"".getBytes(StandardCharsets.UTF_8);
+
+    /**
+     * The statement standing for {@code PRAGMA busy_timeout} ({@link BusyTimeoutPragma}), which SQLite
+     * never prepares: each execution applies what it sets and returns the wait then in force, as
+     * SQLite's PRAGMA answers (one row, column {@code timeout}). Never cached. Lock held.
+     */
+    Stmt busyTimeoutStatement(BusyTimeoutPragma pragma, String sql) throws SQLException {
+        if (pragma.malformed()) {
+            throw ResultCodes.exception(Sqlite.ERROR, "malformed PRAGMA busy_timeout: expected PRAGMA busy_timeout,"
+                    + " PRAGMA busy_timeout = <milliseconds> or PRAGMA busy_timeout(<milliseconds>)", sql,
+                    ResultCodes.Phase.PREPARE);
+        }
+        int rc = scratch.prepare(db, BUSY_TIMEOUT_ANSWER, 0, BUSY_TIMEOUT_ANSWER.length, 0);
+        if (rc != Sqlite.OK) {
+            throw error(rc, sql, ResultCodes.Phase.PREPARE);
+        }
+        // its text for the JDBC layer is the PRAGMA's read: a PRAGMA (executeUpdate runs its row out), harmless to EXPLAIN
+        Stmt stmt = new Stmt(this, scratch.preparedStmt(), "PRAGMA busy_timeout", false);
+        stmt.busyTimeout = pragma;
         return stmt;
     }
 

@@ -32,6 +32,7 @@ import java.util.Map;
  * @param litestreamWaitPages pages in the WAL past which the write gate's next holder waits for that sync request
  * @param setlkTimeoutMillis sqlite3_setlk_timeout, SQLite's blocking locks (0: off; experiment 041)
  * @param description the settings for messages, without the key
+ * @param diagnostics statement_diagnostics and the thresholds of its reports (StatementDiagnostics)
  */
 public record EngineConfig(String filename, String resource, int openFlags, boolean readOnlyOpen,
         int busyTimeoutMillis, boolean loadExtensions, List<String> pragmas, List<LegacyPragma> legacyPragmas,
@@ -39,7 +40,7 @@ public record EngineConfig(String filename, String resource, int openFlags, bool
         String beginSql, boolean deferredTransactions,
         int stmtCacheSize, boolean cacheTxStatements, boolean leakWarning, int walAutocheckpoint, int walSizeMark,
         String litestreamSocket, int litestreamSyncPages, int litestreamWaitPages, int setlkTimeoutMillis,
-        String description) {
+        String description, StatementDiagnostics.Settings diagnostics) {
 
     /** A deprecated PRAGMA to apply: {@code set}, then {@code query} returns no row if SQLite lacks it. */
     public record LegacyPragma(String key, String set, String query) {}

@@ -118,6 +118,11 @@ final class GateWindow {
         }
     }
 
+    /** Whether a window is in progress: the gate's next holder would wait it out. */
+    boolean closing() {
+        return MODE != Mode.OFF && closedUntil - System.nanoTime() > 0;
+    }
+
     private boolean othersShare(long now) {
         if (MODE == Mode.ALWAYS) {
             return true;

@@ -7,7 +7,8 @@ import java.util.Optional;
  * image of {@code java.base}, {@code java.sql} and {@code java.logging} (what slim container images
  * ship) has none, and loading a class that extends {@code jdk.jfr.Event} there fails. The module
  * descriptor says {@code requires static jdk.jfr}; this class is the one place that decides, and the
- * event classes ({@link StatementEvent}, {@link LockWaitEvent}) are loaded only behind it. Where the
+ * event classes ({@link StatementEvent}, {@link LockWaitEvent}, {@link StatementCountersEvent},
+ * {@link LitestreamSyncEvent}, {@link LitestreamWaitEvent}) are loaded only behind it. Where the
  * module is present the events work as before: recorded when a recording enables them. Callers hold
  * events as {@code Object} (null: none), so no other class names an event class.
  *
@@ -47,6 +48,45 @@ final class JfrEvents {
     static void lockWaitEnd(Object event, long nanos, String outcome) {
         if (event != null) {
             LockWaitEvent.finish((LockWaitEvent) event, nanos, outcome);
+        }
+    }
+
+    // ------------------------------------------------------------------ statement diagnostics, Litestream
+
+    /** Whether a recording wants {@link StatementCountersEvent}s (then the plan is worth asking for). */
+    static boolean statementCountersWanted() {
+        return AVAILABLE && StatementCountersEvent.enabled();
+    }
+
+    /** Commits a statement-counters event (JFR decides whether it is recorded). */
+    static void statementCounters(StatementDiagnostics.Report report, String plan, String advice, String database,
+            String file) {
+        if (AVAILABLE) {
+            StatementCountersEvent.commit(report, plan, advice, database, file);
+        }
+    }
+
+    /** A started Litestream sync-request event, or null without JFR. */
+    static Object litestreamSyncStart(String database, String file) {
+        return AVAILABLE ? LitestreamSyncEvent.start(database, file) : null;
+    }
+
+    /** Ends an event from {@link #litestreamSyncStart} (null: nothing). */
+    static void litestreamSyncEnd(Object event, boolean answered, String outcome) {
+        if (event != null) {
+            LitestreamSyncEvent.finish((LitestreamSyncEvent) event, answered, outcome);
+        }
+    }
+
+    /** A started Litestream back-pressure wait event, or null without JFR. */
+    static Object litestreamWaitStart(String database, String file) {
+        return AVAILABLE ? LitestreamWaitEvent.start(database, file) : null;
+    }
+
+    /** Ends an event from {@link #litestreamWaitStart} (null: nothing). */
+    static void litestreamWaitEnd(Object event, boolean cut) {
+        if (event != null) {
+            LitestreamWaitEvent.finish((LitestreamWaitEvent) event, cut);
         }
     }
 }

@@ -25,7 +25,9 @@ public final class ResultCodes {
         /** Running a statement or anything else. */
         EXECUTE,
         /** An interrupt here came from a query timeout rather than cancel(). */
-        TIMED_OUT
+        TIMED_OUT,
+        /** sqlite3_open_v2: a file that cannot be opened here means there is no connection. */
+        OPEN
     }
 
     public static String name(int code) {
@@ -165,7 +167,11 @@ public final class ResultCodes {
                     ? new Syntax(text, SqlState.SYNTAX_ERROR_OR_ACCESS_RULE, extended)
                     : new General(text, SqlState.GENERAL_ERROR, extended);
             case 8 -> new NonTransient(text, SqlState.READ_ONLY_SQL_TRANSACTION, extended);
-            case 14, 26 -> new Connection(text, SqlState.UNABLE_TO_CONNECT, extended);
+            // CANTOPEN on a live connection is a journal, WAL or temporary file SQLite could not open:
+            // an I/O error of that statement, not class 08, which makes a pool evict a working connection
+            case 14 -> phase == Phase.OPEN ? new Connection(text, SqlState.UNABLE_TO_CONNECT, extended)
+                    : new General(text, SqlState.IO_ERROR, extended);
+            case 26 -> new Connection(text, SqlState.UNABLE_TO_CONNECT, extended);
             case 11 -> new NonTransient(text, SqlState.DATA_CORRUPTED, extended);
             case 13 -> new General(text, SqlState.DISK_FULL, extended);
             case 7 -> new General(text, SqlState.OUT_OF_MEMORY, extended);

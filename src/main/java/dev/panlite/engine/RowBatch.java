@@ -16,12 +16,15 @@ import java.util.Arrays;
  *
  * <p>Owned by its {@link Stmt} (kept with a cached statement, like its bindings, so a repeated query
  * allocates no new arrays) and filled only under the connection's lock by the one result set reading
- * that statement. Another thread reading while it is refilled (a misuse) may see a value of another
+ * that statement. Rows are held beyond the one the reader is on only while no transaction of the
+ * connection has changed the database (the fill checks it, {@code Fused.fillRows}): rows read
+ * ahead are then the database as a rollback or a ROLLBACK TO restores it, and never outlive them. Another thread reading while it is refilled (a misuse) may see a value of another
  * row, never freed memory: every read checks its bounds and throws SQLException when they do not hold.
  *
  * <p>What follows the rows held ({@link #end()}): {@link #MORE} (the statement is on the last row
  * copied; the next fill steps), {@link #PENDING} (the statement is on a row not copied, because a
- * text or blob is over {@link RowBuffer#VALUE_LIMIT} or the batch was full: it is read in place),
+ * text or blob is over {@link RowBuffer#VALUE_LIMIT}, the row has more columns than the buffer has
+ * cells, or the batch was full: it is read in place),
  * {@link #DONE}, or {@link #FAILED} (the step after the rows held failed: {@link #failure()} is the
  * error, thrown when the reader reaches that row).
  */
@@ -49,7 +52,10 @@ public final class RowBatch {
     private SQLException failure;
     private int interrupts;
 
-    /** The most rows one fill may read with {@code cols} columns. */
+    /**
+     * The most rows one fill may read with {@code cols} columns: at least 1, for a row wider than the
+     * buffer too (the fill then leaves it in place, bounded in C by the buffer's own size).
+     */
     public static int capacity(int cols) {
         return Math.max(1, RowBuffer.CELLS / Math.max(1, cols));
     }

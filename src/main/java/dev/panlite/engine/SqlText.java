@@ -163,6 +163,73 @@ public final class SqlText {
         };
     }
 
+    /**
+     * Whether the text could change what a new connection would not have (engine.SessionState): it
+     * holds one of the words every such statement needs, PRAGMA, ATTACH, DETACH or TEMP (also in
+     * TEMPORARY and in a schema name temp.x), in any case, anywhere. A false alarm (a column named
+     * temperature) only costs a look at the connection; a statement without any of them cannot
+     * change a setting, attach a database or create a TEMP object (an index or trigger on a TEMP
+     * table needs the table, whose CREATE named TEMP).
+     */
+    public static boolean mayChangeSession(String sql) {
+        for (int i = 0, n = sql.length(); i < n; i++) {
+            switch (sql.charAt(i)) {
+                case 'p', 'P' -> {
+                    if (sql.regionMatches(true, i, "PRAGMA", 0, 6)) {
+                        return true;
+                    }
+                }
+                case 'a', 'A', 'd', 'D' -> {
+                    if (sql.regionMatches(true, i, "ATTACH", 0, 6) || sql.regionMatches(true, i, "DETACH", 0, 6)) {
+                        return true;
+                    }
+                }
+                case 't', 'T' -> {
+                    if (sql.regionMatches(true, i, "TEMP", 0, 4)) {
+                        return true;
+                    }
+                }
+                default -> { }
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Whether UTF-8 SQL may hold more than one statement: more SQL follows its first semicolon outside
+     * quotes and comments. Never false for several statements; true for one statement only when a
+     * semicolon ends a statement inside it (a trigger body), so a caller may then ask SQLite.
+     */
+    public static boolean mayHoldSeveralStatements(byte[] sql) {
+        int i = 0;
+        while (i < sql.length) {
+            byte b = sql[i];
+            if (b == ';') {
+                return hasMoreSql(sql, i + 1);
+            } else if (b == '\'' || b == '"' || b == '`' || b == '[') {
+                byte close = b == '[' ? (byte) ']' : b;
+                i++;
+                while (i < sql.length && sql[i] != close) { // a doubled quote is two quoted runs
+                    i++;
+                }
+                i++;
+            } else if (b == '-' && i + 1 < sql.length && sql[i + 1] == '-') {
+                while (i < sql.length && sql[i] != '\n') {
+                    i++;
+                }
+            } else if (b == '/' && i + 1 < sql.length && sql[i + 1] == '*') {
+                i += 2;
+                while (i + 1 < sql.length && !(sql[i] == '*' && sql[i + 1] == '/')) {
+                    i++;
+                }
+                i += 2;
+            } else {
+                i++;
+            }
+        }
+        return false;
+    }
+
     /** True when anything but whitespace, semicolons and comments follows {@code from} in UTF-8 SQL. */
     public static boolean hasMoreSql(byte[] sql, int from) {
         int i = from;

@@ -34,9 +34,18 @@ public final class Stmt {
     private byte writes; // 0 not yet known, 1 yes, -1 no: see writes()
     private byte query; // 0 not yet known, 1 yes, -1 no: see isQuery()
     private byte explains; // 0 not yet known, 1 yes, -1 no: see explains()
+    private byte session; // 0 not yet known, 1 yes, -1 no: see mayChangeSession()
     boolean commit; // the transaction statements' COMMIT: SQLITE_BUSY on it may always be retried
+    BusyTimeoutPragma busyTimeout; // PRAGMA busy_timeout, answered by the driver (SELECT ?1): Database.busyTimeoutStatement
+    boolean writesFile; // its program writes a database file, whatever the file's state (FileWrites): kept once known
     private int running; // downcalls on this statement in progress (a callback inside one may come back here)
     private boolean finalizeWhenIdle; // finalize was asked for while running: done when the downcall returns
+    // SQLite's counters of the last execution, read and zeroed where it ended (StatementDiagnostics.ended)
+    boolean internal; // BEGIN, COMMIT, ROLLBACK kept by the connection: never scan, never counted
+    int fullscanSteps;
+    int sorts;
+    int autoindexes;
+    int vmSteps;
     Stmt prevLive; // the connection's list of every statement it prepared (Database.register)
     Stmt nextLive;
 
@@ -65,6 +74,14 @@ public final class Stmt {
     }
 
     private static final boolean EXPLAIN_KNOWN_BY_SQLITE = Sqlite.has("sqlite3_stmt_isexplain");
+
+    /** Whether its text could change a setting, attach a database or make a TEMP object ({@link SqlText#mayChangeSession}); read once. */
+    boolean mayChangeSession() {
+        if (session == 0) {
+            session = (byte) (SqlText.mayChangeSession(sql) ? 1 : -1);
+        }
+        return session > 0;
+    }
 
     public Database database() {
         return db;
@@ -133,7 +150,7 @@ public final class Stmt {
     public int parameterCount() {
         if (parameterCount < 0) { // asked once, under the lock (a PreparedStatement asks when it is made)
             assert db.isLockedByMe();
-            parameterCount = Sqlite.bindParameterCount(handle);
+            parameterCount = busyTimeout != null ? 0 : Sqlite.bindParameterCount(handle); // its ?1 is the driver's
         }
         return parameterCount;
     }
@@ -172,6 +189,9 @@ public final class Stmt {
             return Sqlite.MISUSE;
         }
         boolean first = !stepped;
+        if (first) {
+            db.session().executing(this);
+        }
         stepped = true;
         int calls = db.scratch().callbacks().calls();
         running++;
@@ -251,7 +271,7 @@ public final class Stmt {
         running++;
         dev.panlite.ffi.RowBuffer buffer = db.scratch().holdRows();
         try {
-            int rc = Fused.fillRows(handle, columnCount, copyCurrent, callsBack ? 1 : maxRows, blobs, buffer);
+            int rc = Fused.fillRows(db.handle(), handle, columnCount, copyCurrent, callsBack ? 1 : maxRows, blobs, buffer);
             rowBatch().take(buffer, columnCount, rc, interrupts);
             return rc;
         } finally {
@@ -273,7 +293,7 @@ public final class Stmt {
         dev.panlite.ffi.RowBuffer buffer = db.scratch().holdRows();
         try {
             int copied = columnCount;
-            int rc = Fused.fillRows(handle, copied, false, 1, db.conversions().blobsReadAhead(), buffer);
+            int rc = Fused.fillRows(db.handle(), handle, copied, false, 1, db.conversions().blobsReadAhead(), buffer);
             columnCount = buffer.columnCount(); // as after any first step (refreshColumnCount), read by the same downcall
             if (columnCount != copied) {
                 rowBatch().inPlace();
@@ -315,14 +335,20 @@ public final class Stmt {
         if (running > 0 || handle == 0) {
             return Sqlite.MISUSE;
         }
+        StatementDiagnostics.Report report = db.diagnostics().ended(this);
         stepped = false;
         running++;
+        int rc;
         try {
-            return Sqlite.reset(handle);
+            rc = Sqlite.reset(handle);
         } finally {
             idle();
             db.writeAccess().afterReset(this); // an auto-commit write is over: the gate goes
         }
+        if (report != null) {
+            db.diagnostics().report(report, rc);
+        }
+        return rc;
     }
 
     /** A downcall on this statement returned: a finalize asked for meanwhile happens now. */
@@ -346,17 +372,25 @@ public final class Stmt {
         if (bindings != null) {
             bindings.clear();
         }
+        // batch rows run in C (runBatch) leave their counts for here
+        StatementDiagnostics.Report report = stepped || batch != null ? db.diagnostics().ended(this) : null;
+        int rc;
         if (!stepped) {
-            return Sqlite.clearBindings(handle);
+            rc = Sqlite.clearBindings(handle);
+        } else {
+            stepped = false;
+            running++;
+            try {
+                rc = Fused.resetClear(handle);
+            } finally {
+                idle();
+                db.writeAccess().afterReset(this);
+            }
         }
-        stepped = false;
-        running++;
-        try {
-            return Fused.resetClear(handle);
-        } finally {
-            idle();
-            db.writeAccess().afterReset(this);
+        if (report != null) {
+            db.diagnostics().report(report, rc);
         }
+        return rc;
     }
 
     /** Unbinds every parameter (NULL); SQLite's side follows at the next flush, after a reset. */
@@ -535,15 +569,42 @@ public final class Stmt {
             finalizeWhenIdle = true;
             return;
         }
+        StatementDiagnostics.Report report = (stepped || batch != null) && !db.isClosed() ? db.diagnostics().ended(this) : null;
         long h = handle;
         handle = 0;
         db.unregister(this);
         running++; // finalize can run callbacks (an aggregate's xFinal): they must not come back here
+        int rc;
         try {
-            Sqlite.finalizeStmt(h);
+            rc = Sqlite.finalizeStmt(h);
         } finally {
             running--;
             db.writeAccess().afterReset(this);
         }
+        if (report != null) {
+            db.diagnostics().report(report, rc);
+        }
+    }
+
+    /**
+     * SQLite's counters of this statement: full-scan steps, sorts, automatic indexes and VM steps of
+     * the execution in progress (so far), else of the last one (since it was prepared, with
+     * statement_diagnostics=false, which never zeroes them); then reprepares and runs since it was
+     * prepared, and the bytes it holds now (those three 0 once it is finalized). Lock held.
+     */
+    public long[] counters() {
+        assert db.isLockedByMe();
+        if (handle == 0) {
+            return new long[] {fullscanSteps, sorts, autoindexes, vmSteps, 0, 0, 0};
+        }
+        boolean live = stepped || !db.diagnostics().enabled() || internal;
+        return new long[] {
+                live ? Sqlite.stmtStatus(handle, Sqlite.STMTSTATUS_FULLSCAN_STEP, false) : fullscanSteps,
+                live ? Sqlite.stmtStatus(handle, Sqlite.STMTSTATUS_SORT, false) : sorts,
+                live ? Sqlite.stmtStatus(handle, Sqlite.STMTSTATUS_AUTOINDEX, false) : autoindexes,
+                live ? Sqlite.stmtStatus(handle, Sqlite.STMTSTATUS_VM_STEP, false) : vmSteps,
+                Sqlite.stmtStatus(handle, Sqlite.STMTSTATUS_REPREPARE, false),
+                Sqlite.stmtStatus(handle, Sqlite.STMTSTATUS_RUN, false),
+                Sqlite.stmtStatus(handle, Sqlite.STMTSTATUS_MEMUSED, false)};
     }
 }

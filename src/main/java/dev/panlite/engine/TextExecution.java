@@ -12,6 +12,7 @@ import java.sql.SQLException;
  * gate is SQLite's answer for that statement (sqlite3_stmt_readonly, sqlite3_stmt_isexplain), never
  * a guess from the text: the fused exec stops before each writing statement met in auto-commit
  * mode, which then takes the path of any prepared statement's first step ({@link WriteAccess#firstStep}).
+ * JDBC's result loop runs a text one statement per call instead ({@link #executeNext}).
  * A query text run twice is kept in the statement cache. Every method runs with the lock held.
  */
 public final class TextExecution {
@@ -33,8 +34,23 @@ public final class TextExecution {
      * is a query; that query comes back stepped once.
      */
     public Executed executeUntilQuery(String sqlText, byte[] utf8, int offset) throws SQLException {
+        return execute(sqlText, utf8, offset, false);
+    }
+
+    /**
+     * Runs the next statement of the parameterless SQL in {@code utf8[offset..]}: a query comes back
+     * stepped once, any other statement has run (JDBC's result loop: one result per statement).
+     */
+    public Executed executeNext(String sqlText, byte[] utf8, int offset) throws SQLException {
+        return execute(sqlText, utf8, offset, true);
+    }
+
+    private Executed execute(String sqlText, byte[] utf8, int offset, boolean oneStatement) throws SQLException {
         assert database.isLockedByMe();
         database.checkOpen();
+        if (offset == 0) {
+            database.session().runningText(sqlText); // the fused exec runs its statements where no Stmt sees them
+        }
         if (offset == 0 && cache != null) {
             Stmt cached = cache.take(sqlText, false);
             if (cached != null) {
@@ -44,15 +60,22 @@ public final class TextExecution {
         WriteAccess writeAccess = database.writeAccess();
         Scratch scratch = database.scratch();
         long db = database.handle();
-        boolean stopAtWrites = writeAccess.gated();
+        // a text that may hold PRAGMA busy_timeout runs one statement per crossing: SQLite never prepares that one
+        boolean busyTimeout = BusyTimeoutPragma.mentioned(utf8, offset);
+        int flags = (writeAccess.gated() ? Fused.STOP_AT_WRITES : 0)
+                | (oneStatement || busyTimeout ? Fused.ONE_STATEMENT : 0);
         int at = offset;
         try {
             while (true) {
+                BusyTimeoutPragma pragma = busyTimeout ? BusyTimeoutPragma.at(utf8, at) : null;
+                if (pragma != null) {
+                    return answer(pragma, sqlText, utf8);
+                }
                 Object event = JfrEvents.statementStart();
                 long started = EngineStats.executionStart();
-                int rc = Fused.execNoArgs(scratch, db, utf8, at, utf8.length - at, stopAtWrites);
+                int rc = Fused.execNoArgs(scratch, db, utf8, at, utf8.length - at, flags);
                 if ((rc & 0xff) == Sqlite.BUSY) { // met running a statement, or preparing one (loading the schema)
-                    rc = retryBusy(rc, sqlText, utf8, at, stopAtWrites);
+                    rc = retryBusy(rc, sqlText, utf8, flags);
                 }
                 if (database.callbackFailed()) { // a collation threw inside the text: fail with its Throwable
                     if (scratch.preparedStmt() != 0) {
@@ -66,6 +89,9 @@ public final class TextExecution {
                     if (write != null) {
                         return write; // INSERT ... RETURNING
                     }
+                    if (oneStatement) {
+                        return new Executed(null, Sqlite.DONE, utf8, at);
+                    }
                     continue;
                 }
                 long query = scratch.preparedStmt();
@@ -76,6 +102,10 @@ public final class TextExecution {
                 if (rc != Sqlite.ROW && rc != Sqlite.DONE) {
                     throw database.error(rc, sqlText,
                             scratch.tailOffset() < 0 ? ResultCodes.Phase.PREPARE : ResultCodes.Phase.EXECUTE);
+                }
+                if (query == 0 && !oneStatement && SqlText.hasMoreSql(utf8, scratch.tailOffset())) {
+                    at = scratch.tailOffset(); // one statement ran (busyTimeout): on to the next
+                    continue;
                 }
                 // a query that is the whole text, run before: cached on close, so the next run skips the prepare
                 boolean cacheable = query != 0 && at == 0 && cache != null
@@ -89,6 +119,18 @@ public final class TextExecution {
         } finally {
             writeAccess.releaseIfNoTransaction(); // also when SQL text ended a transaction (COMMIT as text)
         }
+    }
+
+    /** PRAGMA busy_timeout, answered by the driver ({@link BusyTimeoutPragma}): a query of one row, stepped once. */
+    private Executed answer(BusyTimeoutPragma pragma, String sqlText, byte[] utf8) throws SQLException {
+        Stmt stmt = database.busyTimeoutStatement(pragma, sqlText);
+        int rc = stmt.step();
+        if (rc != Sqlite.ROW) {
+            SQLException e = database.error(rc, sqlText, ResultCodes.Phase.EXECUTE);
+            stmt.finalizeNow();
+            throw e;
+        }
+        return new Executed(stmt, rc, utf8, pragma.end());
     }
 
     /**
@@ -158,50 +200,76 @@ public final class TextExecution {
 
     /**
      * SQLITE_BUSY from the fused exec: the statements before the failing one ran (and committed, in
-     * auto-commit mode), so the retry starts at the failing one. Its start is found by preparing the
-     * text again from {@code offset} (only on this slow path), or, when its prepare failed (a lock
-     * met loading the schema: SQLITE_BUSY_RECOVERY while another process recovers the WAL), told by
-     * the fused exec. A failing writer in auto-commit mode
-     * never gets here: it was stopped before its step and queued for the gate.
+     * auto-commit mode), so the retry starts at the failing one, whose start the fused exec tells
+     * (kept while it ran the text: preparing the text again from its start would stop at DDL that now
+     * fails, a CREATE TABLE of a table that exists since). The failure may be its prepare (a lock met
+     * loading the schema: SQLITE_BUSY_RECOVERY while another process recovers the WAL) or its step.
+     * A failing writer in auto-commit mode never gets here: it was stopped before its step and queued
+     * for the gate.
      */
-    private int retryBusy(int rc, String sqlText, byte[] utf8, int offset, boolean stopAtWrites) {
+    private int retryBusy(int rc, String sqlText, byte[] utf8, int flags) {
         Scratch scratch = database.scratch();
         long db = database.handle();
-        int[] start = {failingStart(utf8, offset, scratch.tailOffset())};
+        int[] start = {failingStart(scratch.tailOffset())};
         String failing = new String(utf8, start[0], utf8.length - start[0], StandardCharsets.UTF_8);
         String keyword = SqlText.firstKeyword(failing);
         boolean commit = keyword.equals("COMMIT") || keyword.equals("END");
         return database.writeAccess().retryBusy(rc, sqlText, commit, () -> {
-            int again = Fused.execNoArgs(scratch, db, utf8, start[0], utf8.length - start[0], stopAtWrites);
+            int again = Fused.execNoArgs(scratch, db, utf8, start[0], utf8.length - start[0], flags);
             if ((again & 0xff) == Sqlite.BUSY) {
-                start[0] = failingStart(utf8, start[0], scratch.tailOffset());
+                start[0] = failingStart(scratch.tailOffset());
             }
             return again;
         });
     }
 
-    /** Where the statement that failed starts: told by the fused exec when its prepare failed, else found from its tail. */
-    private int failingStart(byte[] utf8, int from, int tail) {
-        return tail < 0 ? Fused.failedPrepareAt(tail) : statementStart(utf8, from, tail);
+    /** Where the statement that failed starts, as the fused exec tells it (negative: its prepare failed). */
+    private static int failingStart(int tail) {
+        return tail < 0 ? Fused.failedPrepareAt(tail) : tail;
     }
 
-    /** Where the statement ending at {@code tail} starts, preparing (not running) from {@code from}. */
-    private int statementStart(byte[] utf8, int from, int tail) {
+    /**
+     * Whether SQLite, preparing the statements of {@code utf8} one after another without running
+     * any, finds a query among them ({@link Stmt#isQuery}): executeUpdate refuses such a text before
+     * any of it runs. The look ahead ends at the first statement SQLite cannot prepare yet (it names
+     * a table an earlier statement of the text creates): what follows is checked as it runs.
+     */
+    public boolean preparesQuery(byte[] utf8) throws SQLException {
+        assert database.isLockedByMe();
+        database.checkOpen();
         Scratch scratch = database.scratch();
         long db = database.handle();
-        int at = from;
-        while (true) {
+        boolean busyTimeout = BusyTimeoutPragma.mentioned(utf8, 0);
+        int at = 0;
+        while (at < utf8.length) {
+            BusyTimeoutPragma pragma = busyTimeout ? BusyTimeoutPragma.at(utf8, at) : null;
+            if (pragma != null) { // not a query, and SQLite must not prepare it
+                if (pragma.malformed()) {
+                    return false;
+                }
+                at = pragma.end();
+                continue;
+            }
             int rc = scratch.prepare(db, utf8, at, utf8.length - at, 0);
             long handle = scratch.preparedStmt();
             int next = scratch.tailOffset();
-            if (handle != 0) {
-                Sqlite.finalizeStmt(handle);
+            if (rc != Sqlite.OK) {
+                return false; // nor is its tail known (SQLite leaves it unset on some errors)
             }
-            if (rc != Sqlite.OK || next >= tail || next <= at) {
-                return at;
+            if (handle != 0) {
+                Stmt stmt = new Stmt(database, handle, Sqlite.sql(handle), false);
+                boolean query = stmt.isQuery();
+                stmt.finalizeNow();
+                if (query) {
+                    return true;
+                }
+            }
+            if (next <= at) {
+                return false;
             }
             at = next;
         }
+        return false;
     }
 
     /** Runs every statement of {@code sql}, discarding rows (settings, savepoints, scripts). */

@@ -83,10 +83,14 @@ public final class Transactions {
         return transactionNumber;
     }
 
-    /** JDBC setAutoCommit: switching it on inside a transaction commits. */
+    /**
+     * JDBC setAutoCommit: switching it on inside a transaction commits. Inside is SQLite's answer, not
+     * the flag: a transaction SQL text began (BEGIN) while auto-commit was on is committed too, so
+     * SQLite is in auto-commit mode when this returns, as {@link #autoCommit()} then says.
+     */
     public void setAutoCommit(boolean on) throws SQLException {
         try {
-            if (on && !autoCommit && inTransaction()) {
+            if (on && inTransaction()) {
                 tx.commit();
             }
         } finally {
@@ -104,6 +108,15 @@ public final class Transactions {
         } finally {
             database.writeAccess().releaseIfNoTransaction(); // a failed COMMIT leaves the transaction, and the gate, to retry
         }
+    }
+
+    /**
+     * What a new connection has: no transaction (whatever SQLite has open is rolled back, also one SQL
+     * text began while auto-commit was on) and auto-commit on. A pooled handle's close.
+     */
+    public void rollbackAndAutoCommit() throws SQLException {
+        rollback(); // asks SQLite, not the flag
+        autoCommit = true;
     }
 
     /** Rolls back the open transaction, if any. */

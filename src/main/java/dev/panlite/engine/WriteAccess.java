@@ -21,7 +21,7 @@ final class WriteAccess {
 
     private final Database database;
     private final WriteGate gate; // null for an in-memory or temporary database
-    private final int busyTimeoutMillis;
+    private volatile int busyTimeoutMillis; // busy_timeout, or PRAGMA busy_timeout run as SQL (BusyTimeoutPragma)
     private volatile BusyWait.Handler handler;
     private boolean held;
     private Stmt holder; // the auto-commit statement the gate was taken for, until it is reset
@@ -50,6 +50,21 @@ final class WriteAccess {
         this.handler = handler;
     }
 
+    /** PRAGMA busy_timeout = millis: as sqlite3_busy_timeout, it also replaces the busy handler. */
+    void setBusyTimeout(int millis) {
+        handler = null;
+        busyTimeoutMillis = Math.max(0, millis);
+    }
+
+    int busyTimeoutMillis() {
+        return busyTimeoutMillis;
+    }
+
+    /** What PRAGMA busy_timeout reads: the timeout, or 0 while a busy handler decides instead (as in SQLite). */
+    private int busyTimeoutInForce() {
+        return handler != null ? 0 : busyTimeoutMillis;
+    }
+
     boolean holdsGate() {
         return held;
     }
@@ -75,14 +90,34 @@ final class WriteAccess {
 
     /** Queues for the gate unless this connection holds it (or the file has none). */
     void acquire(String sql) throws SQLException {
+        acquire(sql, null);
+    }
+
+    /**
+     * {@link #acquire(String)} for the auto-commit statement {@code stmt} (null: the caller writes,
+     * e.g. BEGIN IMMEDIATE); false, without the gate, when the gate would make it wait and its
+     * program writes no file ({@link FileWrites}: a TEMP table, journal_mode=WAL on a WAL file).
+     */
+    private boolean acquire(String sql, Stmt stmt) throws SQLException {
         if (gate == null || held) {
-            return;
+            return true;
+        }
+        Boolean writesFile = null; // asked once, and only when the gate would make the statement wait
+        if (stmt != null && gate.busy()) {
+            writesFile = FileWrites.needed(database, stmt);
+            if (!writesFile) {
+                return false;
+            }
         }
         if (gate.tryAcquire() || gate.spinAcquire()) {
             hold();
-            return;
+            return true;
+        }
+        if (stmt != null && writesFile == null && !FileWrites.needed(database, stmt)) {
+            return false;
         }
         waitForGate(sql);
+        return true;
     }
 
     /** The gate is this connection's: it waits out a window left for other processes, if one is open. */
@@ -132,24 +167,28 @@ final class WriteAccess {
                 gate.release(); // granted while we were failing: pass it on
             }
             wait.end(outcome);
-            EngineStats.gateWait(wait.waitedNanos(), held);
+            EngineStats.gateWait(database.counts, wait.waitedNanos(), held);
         }
     }
 
     /**
-     * {@link WriteGate#await}, asking the {@link Reclaimer} every {@link Reclaimer#LEAKED_WRITER_CHECK_NANOS}
-     * of the wait whether the holder is a connection leaked inside its transaction (it then closes
-     * it, which releases the gate); the Reclaimer spaces these collections out.
+     * {@link WriteGate#await}, telling the {@link Reclaimer} of every {@link Reclaimer#LEAKED_WRITER_CHECK_NANOS}
+     * of the wait that one holder kept the gate throughout: that holder may be a connection leaked
+     * inside its transaction (the Reclaimer's daemon then closes it, which releases the gate). A
+     * queue of short holds reports nothing; the Reclaimer spaces out its collections for a long one.
      */
     private int awaitWatchingForALeak(WriteGate.Waiter w, long deadline) {
         while (true) {
             long check = System.nanoTime() + Reclaimer.LEAKED_WRITER_CHECK_NANOS;
             boolean checkFirst = check - deadline < 0;
+            long hold = gate.releases(); // the hold this wait is behind
             int state = gate.await(w, checkFirst ? check : deadline);
             if (state != WriteGate.WAITING || !checkFirst || Thread.currentThread().isInterrupted()) {
                 return state;
             }
-            Reclaimer.lookForALeakedWriter();
+            if (gate.releases() == hold) {
+                gate.leakChecks.waitedBehind(hold);
+            }
         }
     }
 
@@ -213,14 +252,21 @@ final class WriteAccess {
         Object event = JfrEvents.statementStart();
         long started = EngineStats.executionStart();
         long db = database.handle();
+        if (stmt.busyTimeout != null) { // PRAGMA busy_timeout: the driver's answer (SELECT ?1)
+            if (stmt.busyTimeout.value() != null) {
+                setBusyTimeout(stmt.busyTimeout.millis());
+            }
+            Sqlite.bindLong(stmt.handle, 1, busyTimeoutInForce());
+        }
         if (!held && stmt.writes() && gated() && Sqlite.getAutocommit(db)) {
             try {
-                acquire(stmt.sql);
+                if (acquire(stmt.sql, stmt)) {
+                    holder = stmt;
+                }
             } catch (SQLException e) {
                 pending = e;
                 return Sqlite.BUSY;
             }
-            holder = stmt;
         }
         int rc = copy ? stmt.stepAndCopy() : Sqlite.step(stmt.handle);
         if ((rc & 0xff) == Sqlite.BUSY) {
@@ -276,7 +322,7 @@ final class WriteAccess {
         if (rc == BUSY_SNAPSHOT) {
             return rc;
         }
-        if (!isCommit && rc != BUSY_RECOVERY && Sqlite.txnState(database.handle()) != Sqlite.TXN_NONE) {
+        if (!isCommit && rc != BUSY_RECOVERY && inFileTransaction()) {
             pending = ResultCodes.exception(rc, "database is locked: this transaction read before it wrote, and"
                     + " SQLite cannot let it wait for the write lock (that could deadlock). Roll back and retry the"
                     + " transaction; transaction_mode=IMMEDIATE (the default) takes the write lock at BEGIN", sql,
@@ -314,8 +360,30 @@ final class WriteAccess {
             return rc;
         } finally {
             wait.end(outcome);
-            EngineStats.busyWait(wait.waitedNanos(), retries, "acquired".equals(outcome) && (rc & 0xff) != Sqlite.BUSY);
+            EngineStats.busyWait(database.counts, wait.waitedNanos(), retries, "acquired".equals(outcome) && (rc & 0xff) != Sqlite.BUSY);
         }
+    }
+
+    /**
+     * Whether this connection has a transaction open on a database file, main or attached (SQLite's
+     * state of each schema): it may then hold a lock another connection waits for. TEMP is the
+     * connection's own: a transaction that wrote only TEMP tables holds no lock on any file.
+     */
+    private boolean inFileTransaction() {
+        long db = database.handle();
+        if (Sqlite.txnState(db) == Sqlite.TXN_NONE) {
+            return false; // no schema at all: the common case, one call
+        }
+        String[] schemas = FileWrites.schemas(database);
+        if (schemas == null) {
+            return true; // cannot tell: as if it had one (failing at once never deadlocks)
+        }
+        for (int i = 0; i < schemas.length; i++) {
+            if (i != FileWrites.TEMP && schemas[i] != null && Sqlite.txnState(db, schemas[i]) != Sqlite.TXN_NONE) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private boolean consult(BusyWait wait) throws SQLException {

@@ -82,6 +82,9 @@ final class WriteGate {
     private final AtomicBoolean spinner = new AtomicBoolean(); // a thread not queued spins (spinAcquire)
     private final ArrayDeque<Waiter> queue = new ArrayDeque<>();
     private final GateWindow window; // the pause left for other processes (docs/experiments/040)
+    private volatile long releases; // holds that ended (written by the holder): a waiter that sees it unchanged waited behind one hold
+    /** Whether a holder that keeps the gate may have leaked (Reclaimer). */
+    final Reclaimer.LeakChecks leakChecks = new Reclaimer.LeakChecks();
 
     private WriteGate(Object key, String file) {
         this.key = key;
@@ -145,6 +148,15 @@ final class WriteGate {
     /** After a change to the queue. Mutex held. */
     private void headChanged() {
         head = queue.peekFirst();
+    }
+
+    /**
+     * Whether taking the gate now could make the taker wait: it is held, writers queue for it, or
+     * its next holder must wait out a window left for other processes. A hint, read without the
+     * mutex: it may change at once.
+     */
+    boolean busy() {
+        return held.get() || head != null || window.closing();
     }
 
     /**
@@ -346,6 +358,7 @@ final class WriteGate {
 
     /** Hands the gate to a head that spins or is owed it; else frees it and wakes the head. */
     void release() {
+        releases++; // only the holder releases
         window.beforeRelease();
         mutex.lock();
         try {
@@ -362,6 +375,11 @@ final class WriteGate {
         } finally {
             mutex.unlock();
         }
+    }
+
+    /** How many holds of the gate have ended: the same number twice, and one holder kept it in between. */
+    long releases() {
+        return releases;
     }
 
     /** Waiters now (tests and diagnostics). */

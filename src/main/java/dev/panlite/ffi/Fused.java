@@ -54,6 +54,12 @@ public final class Fused {
      */
     public static final int STOPPED_AT_WRITE = -2;
 
+    /** {@link #execNoArgs} flag: stop before a statement that writes, met in auto-commit mode. */
+    public static final int STOP_AT_WRITES = 1;
+
+    /** {@link #execNoArgs} flag: stop after one statement that is not a query (one update count per statement). */
+    public static final int ONE_STATEMENT = 2;
+
     /**
      * Runs the statements in {@code sql[offset, offset+length)} one after another until one of them
      * is a query (has result columns). That query is left prepared and stepped once: the return
@@ -61,24 +67,24 @@ public final class Fused {
      * caller finalizes it) and {@code scratch.tailOffset()} where the rest of the text starts. When
      * no statement is a query, all run and the result is DONE with {@code preparedStmt() == 0}.
      * On an error the failing statement is finalized, {@code preparedStmt() == 0}, and the error
-     * code is returned with SQLite's message readable on {@code db}; {@code tailOffset()} is negative
-     * when the error came from prepare (grammar, schema, or a lock met loading the schema), and
-     * {@link #failedPrepareAt} of it is where that statement starts.
+     * code is returned with SQLite's message readable on {@code db}; {@code tailOffset()} says where
+     * the failing statement starts (a retry of SQLITE_BUSY goes on from there): negative when the
+     * error came from prepare (grammar, schema, or a lock met loading the schema), and
+     * {@link #failedPrepareAt} of it is that start; else the start itself (a step failed).
      *
-     * <p>With {@code stopAtWrites}, a statement that writes the database (sqlite3_stmt_readonly false,
+     * <p>With {@code STOP_AT_WRITES} in {@code flags}, a statement that writes the database (sqlite3_stmt_readonly false,
      * not an EXPLAIN) met in auto-commit mode is not stepped: the result is {@link #STOPPED_AT_WRITE},
      * {@code preparedStmt()} that statement (the caller steps and finalizes it) and {@code tailOffset()}
      * where the text after it starts. The caller queues it for the write gate first.
+     *
+     * <p>With {@code ONE_STATEMENT} in {@code flags}, a statement that is not a query ends the call
+     * once it ran: DONE, {@code preparedStmt() == 0}, {@code tailOffset()} where the next one starts.
      */
-    /** Where the statement whose prepare failed starts, from a negative {@code tailOffset()} of {@link #execNoArgs}. */
-    public static int failedPrepareAt(int tailOffset) {
-        return -1 - tailOffset;
-    }
-
-    public static int execNoArgs(Scratch scratch, long db, byte[] sql, int offset, int length, boolean stopAtWrites) {
+    public static int execNoArgs(Scratch scratch, long db, byte[] sql, int offset, int length, int flags) {
         if (NativeHelper.ACTIVE) {
-            return NativeHelper.execNoArgs(scratch, db, sql, offset, length, stopAtWrites);
+            return NativeHelper.execNoArgs(scratch, db, sql, offset, length, flags);
         }
+        boolean stopAtWrites = (flags & STOP_AT_WRITES) != 0;
         int end = offset + length;
         int at = offset;
         while (at < end) {
@@ -107,14 +113,28 @@ public final class Fused {
             }
             if (rc != Sqlite.DONE) {
                 Sqlite.finalizeStmt(stmt); // keeps the step's error readable on db
-                scratch.setResult(0, tail);
+                scratch.setResult(0, at); // where the failing statement starts
                 return rc;
             }
             Sqlite.finalizeStmt(stmt);
             at = tail;
+            if ((flags & ONE_STATEMENT) != 0) {
+                scratch.setResult(0, at);
+                return Sqlite.DONE;
+            }
         }
         scratch.setResult(0, end);
         return Sqlite.DONE;
+    }
+
+    /** {@link #execNoArgs(Scratch, long, byte[], int, int, int)} running every statement up to the first query. */
+    public static int execNoArgs(Scratch scratch, long db, byte[] sql, int offset, int length, boolean stopAtWrites) {
+        return execNoArgs(scratch, db, sql, offset, length, stopAtWrites ? STOP_AT_WRITES : 0);
+    }
+
+    /** Where the statement whose prepare failed starts, from a negative {@code tailOffset()} of {@link #execNoArgs}. */
+    public static int failedPrepareAt(int tailOffset) {
+        return -1 - tailOffset;
     }
 
     /**
@@ -127,10 +147,20 @@ public final class Fused {
      * and {@code blobs} is false), DONE, or the code of the failing step after the
      * {@link RowBuffer#rows()} rows copied. {@code blobs}: the database's text encoding is UTF-8
      * (engine.Conversions#blobsReadAhead; the bundled helper also checks it, per row).
+     *
+     * <p>A row of more cells than the buffer holds is never copied (pending: read in place). Inside a
+     * transaction that may have changed the database ({@code txn_changed} of panlite_helper.c; here
+     * SQLite's public answer, a write transaction is open) only one row is read, the one the reader
+     * moves to, so no row read ahead can outlive a rollback or a ROLLBACK TO. {@code db} is the
+     * statement's connection.
      */
-    public static int fillRows(long stmt, int cols, boolean copyCurrent, int maxRows, boolean blobs, RowBuffer buffer) {
+    public static int fillRows(long db, long stmt, int cols, boolean copyCurrent, int maxRows, boolean blobs,
+            RowBuffer buffer) {
         if (NativeHelper.ACTIVE) {
             return NativeHelper.fillRows(stmt, cols, copyCurrent, maxRows, RowBuffer.VALUE_LIMIT, blobs, buffer);
+        }
+        if (maxRows > 1 && transactionChanged(db)) {
+            maxRows = 1; // as a fetch size of 1: only the row the reader moves to
         }
         int rows = 0;
         int used = 0;
@@ -165,11 +195,19 @@ public final class Fused {
         return rc;
     }
 
+    /** txn_changed of panlite_helper.c, through the table: a write transaction is open outside auto-commit. */
+    private static boolean transactionChanged(long db) {
+        return !Sqlite.getAutocommit(db) && Sqlite.txnState(db) == Sqlite.TXN_WRITE;
+    }
+
     /**
      * copy_row of panlite_helper.c: returns the heap bytes used after the row, or -1 when it does not
-     * fit or holds a BLOB while {@code blobs} is false.
+     * fit (its cells, or its text and blobs) or holds a BLOB while {@code blobs} is false.
      */
     private static int copyRow(long stmt, int cols, int row, boolean blobs, RowBuffer b, int used) {
+        if ((long) (row + 1) * cols > b.cellCapacity()) {
+            return -1; // wider than the buffer: read in place
+        }
         long at = (long) row * cols;
         for (int c = 0; c < cols; c++) {
             int type = Sqlite.columnType(stmt, c);
@@ -184,7 +222,7 @@ public final class Fused {
                     MemorySegment p = type == Sqlite.TEXT ? Sqlite.columnTextPointer(stmt, c)
                             : Sqlite.columnBlobPointer(stmt, c);
                     int n = Sqlite.columnBytes(stmt, c);
-                    if (n < 0 || n > RowBuffer.VALUE_LIMIT || n > RowBuffer.HEAP_BYTES - used
+                    if (n < 0 || n > RowBuffer.VALUE_LIMIT || n > b.heap.byteSize() - used
                             || (p.address() == 0 && n > 0)) {
                         return -1;
                     }
@@ -208,22 +246,34 @@ public final class Fused {
      * to the end, reset, and record sqlite3_changes64 (when {@code wantChanges}) and the last rowid.
      * Stops at the first row whose bind or step fails and returns its code, with
      * {@link RowBuffer#rows()} the rows completed before it (a failed step is left unreset, so its
-     * error stays readable on the connection); DONE when all ran. As {@code panlite_run_batch}.
+     * error stays readable on the connection); DONE when all ran. As {@code panlite_run_batch}: a chunk
+     * that does not fit the buffer (rows, values, a text or blob outside the heap) runs nothing from
+     * there and returns MISUSE.
      */
     public static int runBatch(long db, long stmt, int width, int rows, boolean wantChanges, RowBuffer buffer) {
         if (NativeHelper.ACTIVE) {
             return NativeHelper.runBatch(stmt, width, rows, wantChanges, buffer);
+        }
+        if (width < 0 || rows < 0 || rows > buffer.rowCapacity() || (long) rows * width > buffer.cellCapacity()) {
+            buffer.out.set(JAVA_INT, 0, 0);
+            return Sqlite.MISUSE;
         }
         for (int r = 0; r < rows; r++) {
             long at = (long) r * width;
             for (int i = 0; i < width; i++) {
                 byte kind = buffer.types.get(JAVA_BYTE, at + i);
                 long v = buffer.cells.getAtIndex(JAVA_LONG, at + i);
+                long offset = v >> 32;
+                long n = v & 0xffff_ffffL;
+                if ((kind == 4 || kind == 5) && (offset < 0 || offset > buffer.heap.byteSize() - n)) {
+                    buffer.out.set(JAVA_INT, 0, r);
+                    return Sqlite.MISUSE;
+                }
                 int rc = switch (kind) {
                     case 2 -> Sqlite.bindLong(stmt, i + 1, v);
                     case 3 -> Sqlite.bindDouble(stmt, i + 1, Double.longBitsToDouble(v));
-                    case 4 -> Sqlite.bindText(stmt, i + 1, buffer.heap.asSlice(v >>> 32), (int) v);
-                    case 5 -> Sqlite.bindBlob(stmt, i + 1, buffer.heap.asSlice(v >>> 32), (int) v);
+                    case 4 -> Sqlite.bindText(stmt, i + 1, buffer.heap.asSlice(offset), (int) n);
+                    case 5 -> Sqlite.bindBlob(stmt, i + 1, buffer.heap.asSlice(offset), (int) n);
                     default -> Sqlite.bindNull(stmt, i + 1);
                 };
                 if (rc != Sqlite.OK) {

@@ -37,7 +37,8 @@ final class NativeHelper {
         "sqlite3_value_type", "sqlite3_value_int64", "sqlite3_value_double", "sqlite3_value_text",
         "sqlite3_value_blob", "sqlite3_value_bytes", "sqlite3_bind_null", "sqlite3_bind_int64", "sqlite3_bind_double",
         "sqlite3_bind_text", "sqlite3_bind_blob", "sqlite3_changes64", "sqlite3_last_insert_rowid",
-        "sqlite3_db_handle", "sqlite3_stmt_readonly", "sqlite3_stmt_isexplain", "sqlite3_get_autocommit"};
+        "sqlite3_db_handle", "sqlite3_stmt_readonly", "sqlite3_stmt_isexplain", "sqlite3_get_autocommit",
+        "sqlite3_txn_state"};
 
     /** SQLite 3.28+: may be missing (NULL is passed; EXPLAIN then counts as what it explains). */
     static final String OPTIONAL_FUNCTION = "sqlite3_stmt_isexplain";
@@ -111,14 +112,15 @@ final class NativeHelper {
                     FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS));
             // Never critical either: both step, so user functions, hooks and the progress handler may run.
             fillRows = linker.downcallHandle(find(lookup, "panlite_fill_rows"), FunctionDescriptor.of(JAVA_INT,
-                    ADDRESS, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, ADDRESS, JAVA_INT,
-                    ADDRESS, ADDRESS));
+                    ADDRESS, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, ADDRESS,
+                    JAVA_INT, ADDRESS, ADDRESS));
             // Critical: it only reads the row the statement is on (no step, no callback, no blocking).
             copyCurrent = linker.downcallHandle(find(lookup, "panlite_copy_current"), FunctionDescriptor.of(JAVA_INT,
-                    ADDRESS, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, ADDRESS, JAVA_INT, ADDRESS),
+                    ADDRESS, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, ADDRESS, JAVA_INT, ADDRESS),
                     Linker.Option.critical(false));
             runBatch = linker.downcallHandle(find(lookup, "panlite_run_batch"), FunctionDescriptor.of(JAVA_INT,
-                    ADDRESS, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, ADDRESS, JAVA_INT, ADDRESS, ADDRESS, ADDRESS));
+                    ADDRESS, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS,
+                    JAVA_INT, ADDRESS));
             MemorySegment functions = Arena.global().allocate(ADDRESS, SQLITE_FUNCTIONS.length);
             for (int i = 0; i < SQLITE_FUNCTIONS.length; i++) {
                 String name = SQLITE_FUNCTIONS[i];
@@ -209,14 +211,14 @@ final class NativeHelper {
     }
 
     /** {@link Fused#execNoArgs} in one crossing; the text goes through the scratch buffer. */
-    static int execNoArgs(Scratch scratch, long db, byte[] sql, int offset, int length, boolean stopAtWrites) {
+    static int execNoArgs(Scratch scratch, long db, byte[] sql, int offset, int length, int flags) {
         MemorySegment text = scratch.copyIn(sql, offset, length);
         MemorySegment outStmt = scratch.helperOutStmt();
         MemorySegment outTail = scratch.helperOutTail();
         int rc;
         scratch.holdText(); // C reads the text until it returns; a callback's SQL takes another buffer
         try {
-            rc = (int) EXEC_NO_ARGS.invokeExact(MemorySegment.ofAddress(db), text, length, stopAtWrites ? 1 : 0,
+            rc = (int) EXEC_NO_ARGS.invokeExact(MemorySegment.ofAddress(db), text, length, flags,
                     outStmt, outTail);
         } catch (Throwable t) {
             throw Sqlite.fail(t);
@@ -228,17 +230,18 @@ final class NativeHelper {
         return rc;
     }
 
-    /** {@link Fused#fillRows} in one crossing. */
+    /** {@link Fused#fillRows} in one crossing; C bounds every write by the buffer's sizes passed here. */
     static int fillRows(long stmt, int cols, boolean copyCurrent, int maxRows, int valueLimit, boolean blobs,
                         RowBuffer buffer) {
         try {
             if (copyCurrent && maxRows == 1) { // no step: the critical copy
                 return (int) COPY_CURRENT.invokeExact(MemorySegment.ofAddress(stmt), cols, valueLimit, blobs ? 1 : 0,
-                        buffer.types, buffer.cells, buffer.heap, (int) buffer.heap.byteSize(), buffer.out);
+                        buffer.types, buffer.cells, buffer.cellCapacity(), buffer.heap, (int) buffer.heap.byteSize(),
+                        buffer.out);
             }
             return (int) FILL_ROWS.invokeExact(MemorySegment.ofAddress(stmt), cols, copyCurrent ? 1 : 0, maxRows,
-                    valueLimit, blobs ? 1 : 0, buffer.types, buffer.cells, buffer.heap, (int) buffer.heap.byteSize(),
-                    buffer.callbacks, buffer.out);
+                    valueLimit, blobs ? 1 : 0, buffer.types, buffer.cells, buffer.cellCapacity(), buffer.heap,
+                    (int) buffer.heap.byteSize(), buffer.callbacks, buffer.out);
         } catch (Throwable t) {
             throw Sqlite.fail(t);
         }
@@ -248,7 +251,8 @@ final class NativeHelper {
     static int runBatch(long stmt, int width, int rows, boolean wantChanges, RowBuffer buffer) {
         try {
             return (int) RUN_BATCH.invokeExact(MemorySegment.ofAddress(stmt), width, rows, buffer.types, buffer.cells,
-                    buffer.heap, wantChanges ? 1 : 0, buffer.changes, buffer.rowids, buffer.out);
+                    buffer.cellCapacity(), buffer.heap, (int) buffer.heap.byteSize(), wantChanges ? 1 : 0,
+                    buffer.changes, buffer.rowids, buffer.rowCapacity(), buffer.out);
         } catch (Throwable t) {
             throw Sqlite.fail(t);
         }

@@ -17,7 +17,10 @@ import java.lang.foreign.MemorySegment;
  *
  * <p>The limits that keep memory bounded: {@value #CELLS} cells (rows times columns) and
  * {@value #HEAP_BYTES} bytes of text and blobs per batch; a text or blob longer than
- * {@value #VALUE_LIMIT} bytes is never copied (its row is read in place, as without a batch).
+ * {@value #VALUE_LIMIT} bytes, or a row of more than {@value #CELLS} columns (SQLite allows up to
+ * 32,767), is never copied (its row is read in place, as without a batch). Every native call that
+ * writes here is handed the sizes ({@link #cellCapacity}, the heap's, {@link #rowCapacity}) and
+ * checks them itself, in C: no caller's arithmetic can make it write past the buffer.
  */
 public final class RowBuffer {
     /** Rows times columns per batch. */
@@ -44,6 +47,8 @@ public final class RowBuffer {
     final MemorySegment rowids;
     final MemorySegment out;
     final MemorySegment callbacks; // the connection's count of callbacks run (Callbacks.calls), read by C
+    private final int cellCapacity;
+    private final int rowCapacity;
 
     RowBuffer(Arena arena, MemorySegment callbacks) {
         types = unscoped(arena.allocate(CELLS));
@@ -53,6 +58,18 @@ public final class RowBuffer {
         rowids = unscoped(arena.allocate(JAVA_LONG, BATCH_ROWS));
         out = unscoped(arena.allocate(JAVA_INT, 4));
         this.callbacks = unscoped(callbacks);
+        cellCapacity = (int) Math.min(types.byteSize(), cells.byteSize() / JAVA_LONG.byteSize());
+        rowCapacity = (int) (Math.min(changes.byteSize(), rowids.byteSize()) / JAVA_LONG.byteSize());
+    }
+
+    /** Entries in types and in cells: the most cells (rows times columns) one call may write or read. */
+    int cellCapacity() {
+        return cellCapacity;
+    }
+
+    /** Entries in changes and in rowids: the most rows of one batch of writes. */
+    int rowCapacity() {
+        return rowCapacity;
     }
 
     /**

@@ -121,6 +121,10 @@ public final class Sqlite {
     private static final MethodHandle STMT_ISEXPLAIN = bind("sqlite3_stmt_isexplain", // SQLite 3.28+
             FunctionDescriptor.of(JAVA_INT, ADDRESS));
     private static final MethodHandle RESET = bind("sqlite3_reset", FunctionDescriptor.of(JAVA_INT, ADDRESS));
+    // statement diagnostics (engine/StatementDiagnostics): reads and optionally zeroes one int counter of the
+    // statement; short, never blocks, never calls back (SQLite 3.6.4+)
+    private static final MethodHandle STMT_STATUS = bind("sqlite3_stmt_status",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT), CRITICAL);
     private static final MethodHandle FINALIZE = bind("sqlite3_finalize", FunctionDescriptor.of(JAVA_INT, ADDRESS));
     private static final MethodHandle CLEAR_BINDINGS = bind("sqlite3_clear_bindings",
             FunctionDescriptor.of(JAVA_INT, ADDRESS), CRITICAL);
@@ -433,11 +437,22 @@ public final class Sqlite {
 
     /** SQLITE_TXN_NONE: no transaction holds a lock on any schema of the connection (sqlite3_txn_state). */
     public static final int TXN_NONE = 0;
+    /** SQLITE_TXN_WRITE: a write transaction is open on a schema of the connection (sqlite3_txn_state). */
+    public static final int TXN_WRITE = 2;
 
     /** sqlite3_txn_state(db, NULL): the highest transaction state over all schemas. */
     public static int txnState(long db) {
         try {
             return (int) TXN_STATE.invokeExact(ptr(db), MemorySegment.NULL);
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    /** sqlite3_txn_state(db, schema): the transaction state of one schema (main, temp or an attached name). */
+    public static int txnState(long db, String schema) {
+        try (Arena arena = Arena.ofConfined()) {
+            return (int) TXN_STATE.invokeExact(ptr(db), arena.allocateFrom(schema));
         } catch (Throwable t) {
             throw fail(t);
         }
@@ -547,6 +562,27 @@ public final class Sqlite {
     public static int reset(long stmt) {
         try {
             return (int) RESET.invokeExact(ptr(stmt));
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    // SQLITE_STMTSTATUS_* counters of sqlite3_stmt_status
+    public static final int STMTSTATUS_FULLSCAN_STEP = 1;
+    public static final int STMTSTATUS_SORT = 2;
+    public static final int STMTSTATUS_AUTOINDEX = 3;
+    public static final int STMTSTATUS_VM_STEP = 4;
+    public static final int STMTSTATUS_REPREPARE = 5;
+    public static final int STMTSTATUS_RUN = 6;
+    public static final int STMTSTATUS_MEMUSED = 99;
+
+    /**
+     * sqlite3_stmt_status: counter {@code op} of a live statement, zeroed after the read when
+     * {@code reset} (MEMUSED is a size, never zeroed). An op the library does not know reads 0.
+     */
+    public static int stmtStatus(long stmt, int op, boolean reset) {
+        try {
+            return (int) STMT_STATUS.invokeExact(ptr(stmt), op, reset ? 1 : 0);
         } catch (Throwable t) {
             throw fail(t);
         }

@@ -557,7 +557,7 @@ abstract class AbstractResultSet implements ResultSet {
                 case NULL -> null;
                 case INTEGER -> {
                     long v = longValue(c);
-                    yield v == (int) v ? (Object) (int) v : (Object) v;
+                    yield answersInteger(v) ? (Object) (int) v : (Object) v;
                 }
                 case FLOAT -> doubleValue(c);
                 case BLOB -> blobValue(c);
@@ -566,6 +566,37 @@ abstract class AbstractResultSet implements ResultSet {
         } finally {
             exit();
         }
+    }
+
+    /** getObject answers an INTEGER value as an Integer when it fits one, else as a Long (as the incumbent). */
+    private static boolean answersInteger(long v) {
+        return v == (int) v;
+    }
+
+    /**
+     * The class of what {@link #getObject(int)} answers for column {@code c} (0-based) of the current
+     * row, null for NULL: getColumnClassName names it (JDBC: the two agree). Guarded as a getter is.
+     */
+    final Class<?> objectClass(int c) throws SQLException {
+        return switch (valueType(c)) {
+            case NULL -> null;
+            case INTEGER -> answersInteger(longValue(c)) ? Integer.class : Long.class;
+            case FLOAT -> Double.class;
+            case BLOB -> byte[].class;
+            default -> String.class;
+        };
+    }
+
+    /** {@link #objectClass} of every column of the current row, or null when there is no current row. */
+    final Class<?>[] rowClasses() throws SQLException {
+        if (!onRow) {
+            return null;
+        }
+        Class<?>[] classes = new Class<?>[columnCount()];
+        for (int i = 0; i < classes.length; i++) {
+            classes[i] = objectClass(i);
+        }
+        return classes;
     }
 
     @Override

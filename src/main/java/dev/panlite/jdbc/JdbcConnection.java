@@ -9,6 +9,7 @@ import java.sql.Array;
 import java.sql.Blob;
 import java.sql.CallableStatement;
 import java.sql.Clob;
+import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.NClob;
 import java.sql.PreparedStatement;
@@ -45,6 +46,7 @@ public final class JdbcConnection implements PanliteConnection {
     private String schema = "main";
     private final Properties clientInfo = new Properties();
     private JdbcDatabaseMetaData metaData;
+    private final java.util.concurrent.atomic.AtomicReference<Connection> lentAs = new java.util.concurrent.atomic.AtomicReference<>(); // the pooled handle out, if any
     private final dev.panlite.engine.Reclaimer.Watch reclaim; // closes db if this object is dropped unclosed
 
     public JdbcConnection(Database db, Config config) {
@@ -241,7 +243,8 @@ public final class JdbcConnection implements PanliteConnection {
     @Override
     public void setAutoCommit(boolean autoCommit) throws SQLException {
         try (var held = lockOpen()) {
-            if (autoCommit && !db.transactions().autoCommit()) {
+            // SQLite's state, not the flag: a transaction SQL text began in auto-commit mode is committed too
+            if (autoCommit && (!db.transactions().autoCommit() || db.transactions().inTransaction())) {
                 closeCursorsAtCommit();
                 savepoints.clear();
             }
@@ -493,10 +496,65 @@ public final class JdbcConnection implements PanliteConnection {
     @Override
     public DatabaseMetaData getMetaData() throws SQLException {
         checkOpen();
-        if (metaData == null) {
-            metaData = new JdbcDatabaseMetaData(this);
+        Connection owner = userConnection();
+        JdbcDatabaseMetaData m = metaData;
+        if (m == null || m.owner != owner) { // one per handle: each names its own connection
+            m = new JdbcDatabaseMetaData(this, owner);
+            metaData = m;
         }
-        return metaData;
+        return m;
+    }
+
+    // ------------------------------------------------------------------ pooled handles (PanlitePooledConnection)
+
+    /**
+     * Lends this connection as {@code handle} (a pooled connection's logical handle): what it makes
+     * until {@link #endLoan} names the handle as its connection (Statement.getConnection,
+     * DatabaseMetaData.getConnection), never this physical connection, which would let its user
+     * close it or change it behind the pool's back.
+     */
+    public void lendAs(Connection handle) {
+        lentAs.set(handle);
+    }
+
+    /** {@code handle} is closed: unless another was lent since, this connection names itself again. */
+    public void endLoan(Connection handle) {
+        lentAs.compareAndSet(handle, null);
+    }
+
+    /** The connection its user holds: the pooled handle it is lent as, else this one. */
+    Connection userConnection() {
+        Connection handle = lentAs.get();
+        return handle != null ? handle : this;
+    }
+
+    /**
+     * Rolls back whatever transaction SQLite has open, whoever began it (the driver, or SQL text while
+     * auto-commit was on), and turns auto-commit on: a pooled handle's close.
+     */
+    public void rollbackAndAutoCommit() throws SQLException {
+        try (var held = lockOpen()) {
+            closeCursorsAtCommit();
+            db.transactions().rollbackAndAutoCommit();
+            savepoints.clear();
+        }
+    }
+
+    /** Notes the settings, attached databases and TEMP schema of this connection, as {@link #restoreSession} puts them back. */
+    public void rememberSession() throws SQLException {
+        try (var held = lockOpen()) {
+            db.session().remember();
+        }
+    }
+
+    /**
+     * Puts back what SQL changed since {@link #rememberSession} (PRAGMA settings, attached databases,
+     * TEMP objects), when a statement could have; throws when it cannot (engine.SessionState).
+     */
+    public void restoreSession() throws SQLException {
+        try (var held = lockOpen()) {
+            db.session().restore();
+        }
     }
 
     @Override

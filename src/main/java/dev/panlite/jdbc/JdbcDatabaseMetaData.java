@@ -47,11 +47,13 @@ final class JdbcDatabaseMetaData implements DatabaseMetaData {
     private static final int L = Types.BIGINT;
 
     private final JdbcConnection connection;
+    final java.sql.Connection owner; // what getConnection returns: the pooled handle it was made through, or the connection
     private final int version = Database.libraryVersionNumber();
     private final Map<String, Boolean> compileOptions = new java.util.concurrent.ConcurrentHashMap<>();
 
-    JdbcDatabaseMetaData(JdbcConnection connection) {
+    JdbcDatabaseMetaData(JdbcConnection connection, java.sql.Connection owner) {
         this.connection = connection;
+        this.owner = owner;
     }
 
     // ================================================================== plumbing
@@ -360,7 +362,7 @@ final class JdbcDatabaseMetaData implements DatabaseMetaData {
     @Override
     public Connection getConnection() throws SQLException {
         check();
-        return connection;
+        return owner;
     }
 
     @Override
@@ -1224,7 +1226,7 @@ final class JdbcDatabaseMetaData implements DatabaseMetaData {
     @Override
     public boolean supportsMultipleOpenResults() throws SQLException {
         check();
-        return false;
+        return false; // getMoreResults(KEEP_CURRENT_RESULT) is refused: see JdbcStatement.getMoreResults
     }
 
     @Override

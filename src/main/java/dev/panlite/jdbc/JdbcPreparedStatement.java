@@ -805,4 +805,10 @@ public final class JdbcPreparedStatement extends JdbcStatement implements Prepar
     public void setSQLXML(int parameterIndex, SQLXML xmlObject) throws SQLException {
         throw Errors.notSupported("SQLXML");
     }
+
+    /** Its own statement: the counters of its execution in progress or its last one. */
+    @Override
+    Stmt countedStmt() {
+        return stmt;
+    }
 }

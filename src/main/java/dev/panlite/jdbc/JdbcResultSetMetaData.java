@@ -13,12 +13,18 @@ import java.sql.Types;
  * names and labels, declared types and their {@code java.sql.Types}, the table each column comes
  * from; nullability and autoincrement (sqlite3_table_column_metadata, a lookup per column) the
  * first time one of them is asked for, since most callers (row mappers) never ask.
+ *
+ * <p>getColumnClassName names what getObject answers (JDBC: it returns that class or a subclass).
+ * getObject answers a value's own class (SQLite types values, not columns), so on a current row
+ * the class is the current value's, as the incumbent's; before the first row, or for a NULL, the
+ * class of the values the declared type holds ({@link SqlTypes#className}).
  */
 final class JdbcResultSetMetaData implements ResultSetMetaData {
     private final String[] labels;
     private final String[] names;
     private final String[] declaredTypes;
     private final int[] jdbcTypes;
+    private final String[] classNames;
     private final String[] tables;
     private final String[] schemas;
     private final int[] nullable;
@@ -34,6 +40,7 @@ final class JdbcResultSetMetaData implements ResultSetMetaData {
         names = new String[n];
         declaredTypes = new String[n];
         jdbcTypes = new int[n];
+        classNames = new String[n];
         tables = new String[n];
         schemas = new String[n];
         nullable = new int[n];
@@ -41,10 +48,11 @@ final class JdbcResultSetMetaData implements ResultSetMetaData {
     }
 
     /**
-     * Describes {@code stmt}'s columns; with {@code rowTypes} (the storage classes of the current row,
-     * null when there is none), expressions take the type of the current value.
+     * Describes {@code stmt}'s columns; with {@code rowClasses} (the classes of the current row's values
+     * as getObject answers them, null for a NULL; the array null when there is no current row),
+     * expressions take the type of the current value and every column the class of its value.
      */
-    static JdbcResultSetMetaData of(Database db, Stmt stmt, int[] rowTypes) {
+    static JdbcResultSetMetaData of(Database db, Stmt stmt, Class<?>[] rowClasses) {
         int n = stmt.columnCount();
         JdbcResultSetMetaData m = new JdbcResultSetMetaData(n, db);
         for (int i = 0; i < n; i++) {
@@ -53,11 +61,13 @@ final class JdbcResultSetMetaData implements ResultSetMetaData {
             m.origins[i] = origin;
             m.names[i] = origin != null ? origin : m.labels[i];
             m.declaredTypes[i] = stmt.columnDecltype(i);
+            Class<?> value = rowClasses != null && i < rowClasses.length ? rowClasses[i] : null;
             int type = SqlTypes.fromDeclared(m.declaredTypes[i]);
-            if (type == Types.OTHER && rowTypes != null && i < rowTypes.length) {
-                type = SqlTypes.fromStorageClass(rowTypes[i]);
+            if (type == Types.OTHER && rowClasses != null) {
+                type = SqlTypes.fromValueClass(value);
             }
             m.jdbcTypes[i] = type;
+            m.classNames[i] = value != null ? value.getName() : SqlTypes.className(type, m.declaredTypes[i]);
             m.tables[i] = stmt.columnTableName(i);
             m.schemas[i] = stmt.columnDatabaseName(i);
             m.nullable[i] = columnNullableUnknown;
@@ -97,14 +107,16 @@ final class JdbcResultSetMetaData implements ResultSetMetaData {
         return info.declaredType() != null && info.declaredType().equalsIgnoreCase("INTEGER");
     }
 
-    /** Describes in-memory columns (generated keys, metadata results). */
-    static JdbcResultSetMetaData of(String[] labels, int[] jdbcTypes) {
+    /** Describes in-memory columns (generated keys, metadata results); {@code rowClasses} as in the other. */
+    static JdbcResultSetMetaData of(String[] labels, int[] jdbcTypes, Class<?>[] rowClasses) {
         JdbcResultSetMetaData m = new JdbcResultSetMetaData(labels.length, null);
         for (int i = 0; i < labels.length; i++) {
             m.labels[i] = labels[i];
             m.names[i] = labels[i];
             m.jdbcTypes[i] = jdbcTypes[i];
             m.declaredTypes[i] = SqlTypes.typeName(jdbcTypes[i]);
+            Class<?> value = rowClasses != null ? rowClasses[i] : null;
+            m.classNames[i] = value != null ? value.getName() : SqlTypes.className(jdbcTypes[i], null);
             m.nullable[i] = columnNullableUnknown;
         }
         return m;
@@ -238,7 +250,7 @@ final class JdbcResultSetMetaData implements ResultSetMetaData {
 
     @Override
     public String getColumnClassName(int column) throws SQLException {
-        return SqlTypes.className(jdbcTypes[at(column)]);
+        return classNames[at(column)];
     }
 
     @Override

@@ -19,12 +19,16 @@ import java.util.List;
 import java.util.concurrent.ScheduledFuture;
 
 /**
- * A JDBC Statement: SQL text without parameters. Text holding several statements runs them in
- * order; the first query among them becomes the result set and the rest runs on
- * {@link #getMoreResults()}. Parameterless statements take the native helper's fused exec.
+ * A JDBC Statement: SQL text without parameters. Text holding several statements gives one result
+ * per statement, in order (DatabaseMetaData.supportsMultipleResultSets): an update count, or a
+ * result set for a query. Execution runs the statements up to the first query, keeping their
+ * counts and the query's result set as the results to come; {@link #getMoreResults()} moves
+ * through them and, past a query, runs the statements up to the next one.
+ * Parameterless statements take the native helper's fused exec.
  */
-public class JdbcStatement implements Statement {
+public class JdbcStatement implements Statement, dev.panlite.PanliteStatement {
     final JdbcConnection connection;
+    private final Connection owner; // what getConnection returns: the pooled handle it was made through, or the connection
     final Database db;
     JdbcStatement prevOpen; // the connection's list of open statements
     JdbcStatement nextOpen;
@@ -47,7 +51,13 @@ public class JdbcStatement implements Statement {
     private boolean poolable;
     private SQLWarning warnings;
     private List<String> batch;
-    // the part of a multi-statement text after the current query, run by getMoreResults
+    // results already run, after the current one: update counts, then the result set of the query that ended them
+    private long[] aheadCounts = NO_KEYS;
+    private int aheadFrom;
+    private int aheadTo;
+    private AbstractResultSet aheadResult;
+    private Stmt aheadStmt; // aheadResult's statement (see resultStmt)
+    // the part of a multi-statement text not run yet, run by getMoreResults past the query before it
     private String pendingSql;
     private byte[] pendingUtf8;
     private int pendingOffset;
@@ -63,6 +73,7 @@ public class JdbcStatement implements Statement {
 
     JdbcStatement(JdbcConnection connection, int holdability) {
         this.connection = connection;
+        this.owner = connection.userConnection();
         this.db = connection.db;
         this.holdability = holdability;
         this.autoKeys = connection.config().generatedKeys();
@@ -134,15 +145,30 @@ public class JdbcStatement implements Statement {
         return new ValuesResultSet(this, connection.dates(), rows.labels(), types, rows.rows());
     }
 
-    /** Closes the current result set before the next execution (JDBC: re-executing closes it). */
+    /**
+     * Closes the current result set and drops the results still to come before the next execution
+     * (JDBC: re-executing closes it) or a commit that closes cursors.
+     */
     final void closeResult() throws SQLException {
+        closeCurrentResult();
+        aheadFrom = aheadTo = 0;
+        pendingSql = null;
+        pendingUtf8 = null;
+        if (aheadResult != null) {
+            AbstractResultSet old = aheadResult;
+            aheadResult = null;
+            aheadStmt = null;
+            old.closeLocked();
+        }
+    }
+
+    private void closeCurrentResult() throws SQLException {
+        resultStmt = null;
         if (result != null) {
             AbstractResultSet old = result;
             result = null;
             old.closeLocked();
         }
-        pendingSql = null;
-        pendingUtf8 = null;
     }
 
     /** Called by a result set of this statement when it closes. */
@@ -157,10 +183,15 @@ public class JdbcStatement implements Statement {
 
     // ------------------------------------------------------------------ execution
 
-    /** Runs {@code sql} from the start; true when its first result is a result set. Lock held. */
-    private Stmt firstResult; // the statement of run's first result set: executeUpdate asks whether it is a query
+    private Stmt resultStmt; // the statement of the current result set: executeUpdate asks whether it is a query
 
+    /** Runs {@code sql} from the start; true when its first result is a result set. Lock held. */
     private boolean run(String sql, String keyLabel) throws SQLException {
+        return run(sql, keyLabel, false);
+    }
+
+    /** {@link #run(String, String)}; with {@code refuseQueries} (executeUpdate) a text holding a query is refused before any of it runs. */
+    private boolean run(String sql, String keyLabel, boolean refuseQueries) throws SQLException {
         if (sql == null) {
             throw Errors.badArgument("SQL is null");
         }
@@ -174,44 +205,84 @@ public class JdbcStatement implements Statement {
             updateCount = 0;
             return false;
         }
+        byte[] utf8 = sql.getBytes(StandardCharsets.UTF_8);
+        // one statement needs no look ahead: a query among it is refused at its first step, which writes nothing
+        if (refuseQueries && SqlText.mayHoldSeveralStatements(utf8) && db.text().preparesQuery(utf8)) {
+            throw Errors.badState("executeUpdate cannot run a text holding a query; none of it ran"
+                    + " (use execute and getMoreResults): " + sql);
+        }
         db.transactions().beforeExecute();
-        return runFrom(sql, sql.getBytes(StandardCharsets.UTF_8), 0);
+        return runFrom(sql, utf8, 0);
     }
 
+    /**
+     * Runs the statements of {@code sql} from {@code offset} up to the first query (or the end): the
+     * first one's result becomes the current result, the others' wait in order for getMoreResults.
+     * True when the current result is a result set. Lock held.
+     */
     private boolean runFrom(String sql, byte[] utf8, int offset) throws SQLException {
-        long changesBefore = db.totalChanges();
-        TextExecution.Executed executed;
+        boolean first = true;
         ScheduledFuture<?> timer = armTimeout();
         try {
-            executed = db.text().executeUntilQuery(sql, utf8, offset);
+            while (true) {
+                long changesBefore = db.totalChanges();
+                TextExecution.Executed executed = db.text().executeNext(sql, utf8, offset);
+                int tail = executed.tailOffset();
+                boolean more = SqlText.hasMoreSql(utf8, tail);
+                if (executed.query() != null) {
+                    if (more) {
+                        pendingSql = sql;
+                        pendingUtf8 = utf8;
+                        pendingOffset = tail;
+                    }
+                    Stmt query = executed.query();
+                    AbstractResultSet rows;
+                    if (query.explains()) { // prepared just now: listed to its end before the lock goes (ExplainRows)
+                        try {
+                            rows = explainResult(ExplainRows.readRest(db, query, executed.firstStep(), maxRows));
+                        } finally {
+                            db.release(query);
+                        }
+                        query = null;
+                    } else {
+                        rows = new StmtResultSet(this, query, executed.firstStep(), false, true, maxRows);
+                    }
+                    if (first) {
+                        result = rows;
+                        resultStmt = query; // asked only by executeUpdate: execute and executeQuery pay nothing
+                    } else {
+                        aheadResult = rows;
+                        aheadStmt = query;
+                    }
+                    return first;
+                }
+                // sqlite3_changes keeps the last INSERT, UPDATE or DELETE's count: this statement's only if it changed rows
+                long count = db.totalChanges() != changesBefore ? db.changes() : 0;
+                if (count > 0 && (generatedKeyLabel != null || autoKeys) && SqlText.isInsert(
+                        offset == 0 && !more ? sql : new String(utf8, offset, tail - offset, StandardCharsets.UTF_8))) {
+                    captureInsertKey();
+                }
+                if (first) {
+                    updateCount = count;
+                    first = false;
+                } else {
+                    if (aheadTo == aheadCounts.length) {
+                        aheadCounts = java.util.Arrays.copyOf(aheadCounts, Math.max(4, aheadTo * 2));
+                    }
+                    aheadCounts[aheadTo++] = count;
+                }
+                if (!more) {
+                    return false;
+                }
+                offset = tail;
+            }
+        } catch (SQLException | RuntimeException e) {
+            closeResult(); // a failing statement fails the execution: no result of it is left to read
+            updateCount = -1;
+            throw e;
         } finally {
             db.interrupts().disarm(timer);
         }
-        if (executed.query() != null) {
-            if (executed.query().explains()) { // prepared just now: listed to its end before the lock goes (ExplainRows)
-                Stmt explain = executed.query();
-                try {
-                    result = explainResult(ExplainRows.readRest(db, explain, executed.firstStep(), maxRows));
-                } finally {
-                    db.release(explain);
-                }
-                firstResult = null;
-            } else {
-                firstResult = executed.query(); // asked only by executeUpdate: execute and executeQuery pay nothing
-                result = new StmtResultSet(this, executed.query(), executed.firstStep(), false, true, maxRows);
-            }
-            if (SqlText.hasMoreSql(utf8, executed.tailOffset())) {
-                pendingSql = sql;
-                pendingUtf8 = utf8;
-                pendingOffset = executed.tailOffset();
-            }
-            return true;
-        }
-        updateCount = db.totalChanges() != changesBefore ? db.changes() : 0;
-        if (updateCount > 0 && (generatedKeyLabel != null || autoKeys) && SqlText.isInsert(sql)) {
-            captureInsertKey();
-        }
-        return false;
     }
 
     @Override
@@ -224,7 +295,13 @@ public class JdbcStatement implements Statement {
     @Override
     public ResultSet executeQuery(String sql) throws SQLException {
         try (var held = lockOpen()) {
-            if (!run(sql, null)) {
+            boolean rows = run(sql, null);
+            while (!rows && (aheadFrom < aheadTo || aheadResult != null)) {
+                rows = nextResult(); // past the counts of the statements before the first query: they ran
+            }
+            if (!rows) {
+                closeResult();
+                updateCount = -1;
                 throw Errors.badState("executeQuery: the SQL returned no result set (use executeUpdate)");
             }
             return result;
@@ -244,26 +321,34 @@ public class JdbcStatement implements Statement {
     private long update(String sql, String keyLabel) throws SQLException {
         try (var held = lockOpen()) {
             long before = db.totalChanges();
-            if (run(sql, keyLabel)) {
-                AbstractResultSet rows = result;
-                boolean query = firstResult != null && firstResult.isQuery(); // null: an EXPLAIN, not a query
-                firstResult = null;
-                if (query) {
-                    closeResult();
-                    throw Errors.badState("executeUpdate cannot run a query (use executeQuery): " + sql);
-                }
-                // statements that return rows but are not queries (PRAGMA, INSERT ... RETURNING): run them out,
-                // then the rest of the text after them (getMoreResults runs it)
-                do {
-                    rows = result;
-                    while (rows.next()) {
+            boolean rows = run(sql, keyLabel, true);
+            if (!rows && aheadTo == 0 && aheadResult == null && pendingSql == null) {
+                return updateCount; // one statement that returns no rows: the common case
+            }
+            // every statement runs, in order; those that return rows but are not queries (PRAGMA,
+            // INSERT ... RETURNING) are run out
+            boolean first = true;
+            while (rows || updateCount != -1) {
+                if (rows) {
+                    if (resultStmt != null && resultStmt.isQuery()) { // null: an EXPLAIN, not a query
+                        // a query the look ahead could not prepare before the statements ahead of it ran
+                        closeResult();
+                        throw Errors.badState(first ? "executeUpdate cannot run a query (use executeQuery): " + sql
+                                : "executeUpdate cannot run a query (use execute and getMoreResults);"
+                                        + " the statements before it ran: " + sql);
+                    }
+                    AbstractResultSet returned = result;
+                    while (returned.next()) {
                         // each row is a side effect of the statement; nothing to read
                     }
-                } while (getMoreResults());
-                updateCount = db.totalChanges() != before ? db.changes() : 0;
-                if (updateCount > 0 && (keyLabel != null || autoKeys) && SqlText.isInsert(sql)) {
-                    captureInsertKey();
                 }
+                rows = nextResult();
+                first = false;
+            }
+            // the README's rule for a text: the count of the last INSERT, UPDATE or DELETE that ran
+            updateCount = db.totalChanges() != before ? db.changes() : 0;
+            if (updateCount > 0 && (keyLabel != null || autoKeys) && SqlText.isInsert(sql)) {
+                captureInsertKey();
             }
             return updateCount;
         }
@@ -377,24 +462,54 @@ public class JdbcStatement implements Statement {
         return getMoreResults(CLOSE_CURRENT_RESULT);
     }
 
+    /**
+     * {@code KEEP_CURRENT_RESULT} is refused (SQLFeatureNotSupportedException, as JDBC allows while
+     * supportsMultipleOpenResults is false): each result is the next statement of the text, and a
+     * result set kept open is a cursor SQLite steps only when it is read, so its later rows would
+     * show what the statements after it did (a DELETE, a DROP) instead of what its statement saw.
+     */
     @Override
     public boolean getMoreResults(int current) throws SQLException {
         if (current != CLOSE_CURRENT_RESULT && current != KEEP_CURRENT_RESULT && current != CLOSE_ALL_RESULTS) {
             throw Errors.badArgument("Unknown getMoreResults mode " + current);
         }
-        try (var held = lockOpen()) {
-            String sql = pendingSql;
-            byte[] utf8 = pendingUtf8;
-            int offset = pendingOffset;
-            // one SQLite connection steps one statement at a time here, so the current result always closes
-            closeResult();
-            updateCount = -1;
-            if (sql == null) {
-                return false;
-            }
-            db.transactions().beforeExecute();
-            return runFrom(sql, utf8, offset);
+        if (current == KEEP_CURRENT_RESULT) {
+            checkOpen();
+            throw Errors.notSupported("getMoreResults(KEEP_CURRENT_RESULT) (several open results of one statement)");
         }
+        try (var held = lockOpen()) {
+            return nextResult();
+        }
+    }
+
+    /**
+     * Closes the current result and moves to the next: a count or result set already run, else the
+     * rest of the text runs up to its next query. Lock held.
+     */
+    private boolean nextResult() throws SQLException {
+        closeCurrentResult();
+        updateCount = -1;
+        if (aheadFrom < aheadTo) {
+            updateCount = aheadCounts[aheadFrom++];
+            return false;
+        }
+        aheadFrom = aheadTo = 0;
+        if (aheadResult != null) {
+            result = aheadResult;
+            resultStmt = aheadStmt;
+            aheadResult = null;
+            aheadStmt = null;
+            return true;
+        }
+        String sql = pendingSql;
+        if (sql == null) {
+            return false;
+        }
+        byte[] utf8 = pendingUtf8;
+        pendingSql = null;
+        pendingUtf8 = null;
+        db.transactions().beforeExecute();
+        return runFrom(sql, utf8, pendingOffset);
     }
 
     // ------------------------------------------------------------------ batches
@@ -651,7 +766,7 @@ public class JdbcStatement implements Statement {
     @Override
     public Connection getConnection() throws SQLException {
         checkOpen();
-        return connection;
+        return owner;
     }
 
     @Override
@@ -669,6 +784,22 @@ public class JdbcStatement implements Statement {
     @Override
     public <T> T unwrap(Class<T> iface) throws SQLException {
         return Errors.unwrap(this, iface);
+    }
+
+    // ------------------------------------------------------------------ SQLite's counters (PanliteStatement)
+
+    @Override
+    public dev.panlite.StatementCounters counters() throws SQLException {
+        try (var held = lockOpen()) {
+            Stmt counted = countedStmt();
+            long[] c = counted == null ? new long[7] : counted.counters();
+            return new dev.panlite.StatementCounters(c[0], c[1], c[2], c[3], c[4], c[5], c[6]);
+        }
+    }
+
+    /** The statement {@link #counters()} reads: the query behind the current or last result set. Lock held. */
+    Stmt countedStmt() {
+        return resultStmt;
     }
 
     @Override

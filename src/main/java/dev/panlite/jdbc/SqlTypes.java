@@ -1,6 +1,5 @@
 package dev.panlite.jdbc;
 
-import dev.panlite.ffi.Sqlite;
 import java.sql.Types;
 import java.util.Locale;
 
@@ -49,15 +48,21 @@ final class SqlTypes {
         return Types.NUMERIC;
     }
 
-    /** The JDBC type of a value's storage class, for columns with no declared type (expressions). */
-    static int fromStorageClass(int sqliteType) {
-        return switch (sqliteType) {
-            case Sqlite.INTEGER -> Types.BIGINT;
-            case Sqlite.FLOAT -> Types.DOUBLE;
-            case Sqlite.TEXT -> Types.VARCHAR;
-            case Sqlite.BLOB -> Types.BLOB;
-            default -> Types.NULL;
-        };
+    /**
+     * The JDBC type of a value, for columns with no declared type (expressions), from the class
+     * getObject answers for it (null for NULL): its storage class's type.
+     */
+    static int fromValueClass(Class<?> value) {
+        if (value == Integer.class || value == Long.class) {
+            return Types.BIGINT;
+        }
+        if (value == Double.class) {
+            return Types.DOUBLE;
+        }
+        if (value == String.class) {
+            return Types.VARCHAR;
+        }
+        return value == byte[].class ? Types.BLOB : Types.NULL;
     }
 
     static String typeName(int jdbcType) {
@@ -85,18 +90,33 @@ final class SqlTypes {
         };
     }
 
-    static String className(int jdbcType) {
+    /**
+     * The class getObject answers for the values a column of this type holds, named when no current
+     * value tells (before the first row, a NULL). getObject answers a value's own class: an INTEGER
+     * as Integer or, beyond its range, Long (so integer types and BOOLEAN, stored as 0 and 1, name
+     * their superclass Number), a REAL as Double, TEXT as String, a BLOB as byte[]. NUMERIC and
+     * DECIMAL hold integers and reals (Number); a type only SQLite's affinity rules call NUMERIC
+     * ({@code JSON}, {@code UUID}), dates (text or numbers, as written) and undeclared columns hold
+     * anything (Object). {@code declared} is null for in-memory columns.
+     */
+    static String className(int jdbcType, String declared) {
         return switch (jdbcType) {
-            case Types.BIGINT -> Long.class.getName();
-            case Types.INTEGER, Types.SMALLINT, Types.TINYINT -> Integer.class.getName();
-            case Types.BOOLEAN -> Boolean.class.getName();
-            case Types.DATE, Types.TIME, Types.TIMESTAMP -> String.class.getName();
-            case Types.DECIMAL, Types.NUMERIC -> java.math.BigDecimal.class.getName();
+            case Types.BIGINT, Types.INTEGER, Types.SMALLINT, Types.TINYINT, Types.BOOLEAN -> Number.class.getName();
+            case Types.DECIMAL, Types.NUMERIC -> declared == null || namesNumeric(declared)
+                    ? Number.class.getName() : Object.class.getName();
             case Types.DOUBLE, Types.FLOAT, Types.REAL -> Double.class.getName();
             case Types.CLOB, Types.CHAR, Types.VARCHAR -> String.class.getName();
             case Types.BLOB, Types.VARBINARY -> byte[].class.getName();
-            default -> Object.class.getName();
+            default -> Object.class.getName(); // DATE, TIME, TIMESTAMP, OTHER, NULL
         };
+    }
+
+    /** Whether a declared type is NUMERIC or DECIMAL by name (with or without a size). */
+    private static boolean namesNumeric(String declared) {
+        String t = declared.toUpperCase(Locale.ROOT);
+        int paren = t.indexOf('(');
+        String base = (paren >= 0 ? t.substring(0, paren) : t).strip();
+        return base.equals("NUMERIC") || base.equals("DECIMAL");
     }
 
     /** Precision reported for a type: the declared length when there is one, else the type's maximum digits. */

@@ -23,13 +23,18 @@ import java.util.concurrent.ScheduledFuture;
  * arrays, and the getters read those with no lock and no downcall. N is the fetch size when one is
  * set; else the first row is the one execute copied with its step ({@link Stmt#stepCopying}: a point
  * query's whole row in one downcall), and the fills after it take 8, 32, then {@link RowBatch#DEFAULT_ROWS} rows; never
- * more than setMaxRows leaves, nor than the buffer holds. A row with a text or blob over the value limit, and every row when
- * {@code -Dpanlite.rowBatch=false}, is read in place: under the lock, straight from sqlite3_column_*.
+ * more than setMaxRows leaves, nor than the buffer holds. A row with a text or blob over the value limit, a row of
+ * more columns than the buffer has cells, and every row when {@code -Dpanlite.rowBatch=false}, is read in place:
+ * under the lock, straight from sqlite3_column_*.
  *
  * <p>What reading ahead keeps as it was: an error of the k-th step is thrown by the next() that
  * reaches row k (the fill stops there and keeps it); a statement whose steps run Java callbacks is
  * read one row per next(); a cancel or timeout that comes while rows are held is thrown by the next
- * next(), as the step it would have interrupted would; conversions are SQLite's own.
+ * next(), as the step it would have interrupted would; conversions are SQLite's own. Inside a
+ * transaction that has changed the database, each fill reads only the row the reader moves to (as a
+ * fetch size of 1): a rollback, ROLLBACK TO or ROLLBACK as SQL then finds no row read ahead from the
+ * changes it undoes, and the reader goes on from the restored database as it would in place.
+ * Discarding held rows at the rollback instead would skip them: the statement has stepped past them.
  */
 final class StmtResultSet extends AbstractResultSet {
     private static final int GROWTH = 4;
@@ -582,14 +587,7 @@ final class StmtResultSet extends AbstractResultSet {
                 throw Errors.runningInCallback();
             }
             checkOpen();
-            int[] rowTypes = null;
-            if (onRow) { // expressions take the type of the current value
-                rowTypes = new int[stmt.columnCount()];
-                for (int i = 0; i < rowTypes.length; i++) {
-                    rowTypes[i] = valueType(i);
-                }
-            }
-            return JdbcResultSetMetaData.of(db, stmt, rowTypes);
+            return JdbcResultSetMetaData.of(db, stmt, rowClasses()); // the current values' classes, if on a row
         }
     }
 }

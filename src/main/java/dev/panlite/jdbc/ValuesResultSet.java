@@ -171,7 +171,12 @@ final class ValuesResultSet extends AbstractResultSet {
 
     @Override
     public ResultSetMetaData getMetaData() throws SQLException {
-        checkOpen();
-        return JdbcResultSetMetaData.of(labels, jdbcTypes);
+        enter();
+        try {
+            checkOpen();
+            return JdbcResultSetMetaData.of(labels, jdbcTypes, rowClasses());
+        } finally {
+            exit();
+        }
     }
 }

@@ -79,7 +79,7 @@ class OtherProcessesTest {
         assertTrue(ended, "the child JVM hung:\n" + out);
         List<String> lines = out.lines().filter(l -> !l.startsWith("WARNING") && !l.contains("SqliteLibrary")
                 && !l.startsWith("INFO")).toList();
-        assertEquals(List.of("window", "done"), lines, out);
+        assertEquals(List.of("opened", "window", "done"), lines, out);
     }
 
     private static String firstLineNotWarning(BufferedReader out) throws java.io.IOException {

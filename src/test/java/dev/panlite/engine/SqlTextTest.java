@@ -30,4 +30,35 @@ class SqlTextTest {
         assertFalse(SqlText.isInsert("WITH a AS (SELECT 'INSERT') SELECT * FROM a"));
         assertFalse(SqlText.isInsert("WITH a AS (SELECT 1) DELETE FROM t WHERE x = 'insert'"));
     }
+
+    /** A text that could change a connection's settings, attachments or TEMP schema names one of four words. */
+    @Test
+    void whatMayChangeTheSessionNamesPragmaAttachDetachOrTemp() {
+        assertTrue(SqlText.mayChangeSession("pragma foreign_keys = 0"));
+        assertTrue(SqlText.mayChangeSession("SELECT 1; Attach 'x.db' AS x"));
+        assertTrue(SqlText.mayChangeSession("DETACH x"));
+        assertTrue(SqlText.mayChangeSession("CREATE TEMPORARY TABLE x(y)"));
+        assertTrue(SqlText.mayChangeSession("create table \"temp\".x(y)"));
+        assertTrue(SqlText.mayChangeSession("SELECT temperature FROM readings")); // a false alarm costs a look, no more
+        assertFalse(SqlText.mayChangeSession("INSERT INTO t VALUES (1)"));
+        assertFalse(SqlText.mayChangeSession("BEGIN IMMEDIATE"));
+        assertFalse(SqlText.mayChangeSession("SELECT * FROM main.t WHERE x = 'at'"));
+        assertFalse(SqlText.mayChangeSession("PRAGM"));
+    }
+
+    /** executeUpdate's cheap first look: several statements are never missed; a false alarm only costs SQLite's look. */
+    @Test
+    void mayHoldSeveralStatementsLooksPastQuotesAndComments() {
+        java.util.function.Predicate<String> several =
+                sql -> SqlText.mayHoldSeveralStatements(sql.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        assertTrue(several.test("INSERT INTO t VALUES (1); SELECT 1"));
+        assertTrue(several.test("INSERT INTO t VALUES ('; /*'); SELECT 1 -- */"));
+        assertTrue(several.test("SELECT \"a;b\" FROM [c;d];DELETE FROM t"));
+        assertTrue(several.test("CREATE TRIGGER tr AFTER INSERT ON t BEGIN SELECT 1; END")); // asks SQLite
+        assertFalse(several.test("INSERT INTO t VALUES (1)"));
+        assertFalse(several.test("INSERT INTO t VALUES (1);;  -- done; SELECT 1\n /* ; SELECT 2 */ ;"));
+        assertFalse(several.test("INSERT INTO t VALUES ('a;b', `c;d`) /* ; */"));
+        assertFalse(several.test("-- SELECT 1; SELECT 2\nUPDATE t SET x = 1"));
+        assertFalse(several.test(""));
+    }
 }

@@ -267,4 +267,78 @@ class FusedCallsTest {
             Sqlite.finalizeStmt(select);
         }
     }
+
+    // ------------------------------------------------------------------ every copy bounded by its buffer (issue 27)
+
+    /**
+     * A row of more cells than the row buffer holds is never copied, whatever column count the caller
+     * passes: the fill leaves it in place (pending), in C as in the Java fallback. The count here is a
+     * lie (the statement has one column), so no SQLite column limit stands in the way: before the
+     * bound, C wrote past the buffer (a 4,097-column row in one, the JVM abort of issue 27).
+     */
+    @Test
+    void aRowWiderThanTheBufferIsNeverCopied() {
+        execAll("CREATE TABLE t(a); INSERT INTO t VALUES (1), (2), (3)");
+        long select = prepare("SELECT a FROM t");
+        RowBuffer buffer = scratch.holdRows();
+        try {
+            assertEquals(Sqlite.ROW, Fused.fillRows(db, select, RowBuffer.CELLS + 1, false, 1, true, buffer));
+            assertEquals(0, buffer.rows());
+            assertTrue(buffer.pending(), "the row the statement is on is left to be read in place");
+
+            // the critical copy of the row the statement is on (copy_current)
+            assertEquals(Sqlite.ROW, Fused.fillRows(db, select, RowBuffer.CELLS * 2, true, 1, true, buffer));
+            assertEquals(0, buffer.rows());
+            assertTrue(buffer.pending());
+
+            // rows that fit one at a time: the second does not, and stays on the statement
+            assertEquals(Sqlite.ROW, Fused.fillRows(db, select, RowBuffer.CELLS / 2 + 1, true, 3, true, buffer));
+            assertEquals(1, buffer.rows());
+            assertTrue(buffer.pending());
+
+            // a row that fits exactly is copied
+            Sqlite.reset(select);
+            assertEquals(Sqlite.ROW, Fused.fillRows(db, select, RowBuffer.CELLS, false, 3, true, buffer));
+            assertEquals(1, buffer.rows());
+            assertTrue(buffer.pending());
+        } finally {
+            scratch.releaseRows();
+            Sqlite.finalizeStmt(select);
+        }
+    }
+
+    /**
+     * A chunk of batch rows that does not fit the buffer (more rows than its counts hold, more values
+     * than its cells, a text outside its heap) runs nothing and fails with SQLITE_MISUSE, never reading
+     * or writing past the buffer. The callers never build one; this is the bound of the last resort.
+     */
+    @Test
+    void aBatchChunkLargerThanTheBufferRunsNothing() {
+        execAll("CREATE TABLE t(a, b)");
+        long insert = prepare("INSERT INTO t VALUES (?, ?)");
+        RowBuffer buffer = scratch.holdRows();
+        try {
+            int rows = RowBuffer.BATCH_ROWS + 1;
+            buffer.putRows(new byte[2], new long[2], 2, new byte[0], 0);
+            assertEquals(Sqlite.MISUSE, Fused.runBatch(db, insert, 1, rows, true, buffer), "more rows than the counts hold");
+            assertEquals(0, buffer.rows());
+            assertEquals(Sqlite.MISUSE, Fused.runBatch(db, insert, RowBuffer.CELLS / 2 + 1, 2, true, buffer),
+                    "more values than the cells hold");
+            assertEquals(0, buffer.rows());
+
+            byte[] kinds = {4, 2}; // a text whose bytes would lie past the heap, then an integer
+            long[] values = {((long) RowBuffer.HEAP_BYTES - 2) << 32 | 8, 7};
+            buffer.putRows(kinds, values, 2, new byte[0], 0);
+            assertEquals(Sqlite.MISUSE, Fused.runBatch(db, insert, 2, 1, true, buffer), "a text outside the heap");
+            assertEquals(0, buffer.rows());
+            assertEquals(0, queryLong("SELECT count(*) FROM t"), "nothing ran");
+
+            buffer.putRows(new byte[] {2, 2}, new long[] {1, 2}, 2, new byte[0], 0);
+            assertEquals(Sqlite.DONE, Fused.runBatch(db, insert, 2, 1, true, buffer), () -> Sqlite.errmsg(db));
+            assertEquals(1, queryLong("SELECT count(*) FROM t"));
+        } finally {
+            scratch.releaseRows();
+            Sqlite.finalizeStmt(insert);
+        }
+    }
 }

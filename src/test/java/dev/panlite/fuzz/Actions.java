@@ -22,7 +22,7 @@ import java.util.concurrent.Executor;
 
 /**
  * THE list of what a fuzz thread may do, with weights: one {@code add} per action. The name prefix
- * ("conn.", "tx.", "stmt.", "ps.", "rs.", "meta.", "blob.", "fn.", "vtab.", "image.", "wal.", "backup.")
+ * ("conn.", "tx.", "stmt.", "ps.", "rs.", "meta.", "blob.", "fn.", "vtab.", "image.", "wal.", "backup.", "pool.", "diag.")
  * lets a run skip a group (-Dpanlite.fuzz.skip=fn.,vtab.) to find the next crash class while one is being fixed.
  *
  * <p>A new API gets its cases here in a few lines. Take objects from the shared pools
@@ -393,6 +393,7 @@ final class Actions {
             }
         });
         add("rs.close", 4, x -> close(x.w.results.pick(x.r)));
+        addWideResults();
 
         // ---------------------------------------------------------------- database metadata
         addConn("meta.db", 5, (x, c) -> {
@@ -568,6 +569,28 @@ final class Actions {
             }
         });
 
+        addConn("gate.notFileWrites", 1, (x, c) -> { // TEMP writes, journal_mode, busy_timeout: no gate, SQLite never sleeps
+            String sql = x.oneOf(List.of("CREATE TEMP TABLE IF NOT EXISTS fz_tmp(a)", "INSERT INTO temp.fz_tmp VALUES (1)",
+                    "CREATE TEMP TABLE IF NOT EXISTS fz_tmp(a); INSERT INTO fz_tmp SELECT a FROM t LIMIT 3",
+                    "DROP TABLE IF EXISTS temp.fz_tmp", "PRAGMA journal_mode", "PRAGMA main.journal_mode = WAL",
+                    "PRAGMA busy_timeout", "PRAGMA busy_timeout = 20", "pragma main.\"busy_timeout\"(0x14);",
+                    "PRAGMA busy_timeout = ; SELECT 1", "SELECT 1; PRAGMA busy_timeout(20); PRAGMA busy_timeout"));
+            x.note(sql);
+            try (Statement s = c.createStatement()) {
+                boolean rows = s.execute(sql);
+                while (rows || s.getUpdateCount() != -1) {
+                    if (rows) {
+                        try (java.sql.ResultSet rs = s.getResultSet()) {
+                            while (rs.next()) {
+                                rs.getObject(1);
+                            }
+                        }
+                    }
+                    rows = s.getMoreResults();
+                }
+            }
+        });
+
         // ---------------------------------------------------------------- backup / restore
         addConn("backup.api", 2, (x, c) -> {
             java.nio.file.Path file = java.nio.file.Path.of(x.w.file(2 + x.r.nextInt(2)));
@@ -593,6 +616,217 @@ final class Actions {
                 s.execute(sql);
             }
         });
+    }
+
+    // ---------------------------------------------------------------- pooled handles (group "pool.")
+
+    /** SQL a borrower may leave behind in its connection: a transaction, settings, attachments, TEMP objects. */
+    private static final List<String> SESSION_SQL = List.of(
+            "BEGIN; INSERT INTO t(a) VALUES (7)", "BEGIN IMMEDIATE", "SAVEPOINT fz", "PRAGMA query_only = 1",
+            "PRAGMA foreign_keys = 1", "PRAGMA locking_mode = EXCLUSIVE", "PRAGMA case_sensitive_like = 1",
+            "PRAGMA temp_store = 2", "PRAGMA busy_timeout = 20", "PRAGMA cache_size = 10",
+            "ATTACH ':memory:' AS fz_aux", "CREATE TABLE IF NOT EXISTS fz_aux.x(y)", "DETACH fz_aux",
+            "CREATE TEMP TABLE IF NOT EXISTS fz_temp(x); INSERT INTO fz_temp VALUES (1)",
+            "CREATE TEMP TRIGGER IF NOT EXISTS fz_trigger AFTER INSERT ON t BEGIN SELECT 1; END");
+
+    static {
+        pooledHandles(); // apart from the table above, so other groups' additions there do not meet these
+    }
+
+    /**
+     * Handles of PanliteConnectionPoolDataSource borrowed and closed while other threads use them: a
+     * borrow closes the previous handle (its reset rolls back, detaches, empties TEMP and puts back
+     * PRAGMAs, or closes the physical connection when that fails) under whoever holds it, and the
+     * handle reached through a statement, result set or metadata is closed or changed too.
+     */
+    private static void pooledHandles() {
+        add("pool.borrow", 3, x -> {
+            javax.sql.PooledConnection pc = x.w.pooled.pick(x.r);
+            if (pc == null || x.chance(10)) {
+                pc = new dev.panlite.PanliteConnectionPoolDataSource(x.w.url(x.r)).getPooledConnection();
+                x.w.pooled.put(x.r, pc);
+                x.w.openedPooled.add(pc);
+            }
+            Connection handle = pc.getConnection(); // the previous handle closes, maybe mid-call on another thread
+            x.w.opened.add(handle);
+            if (x.chance(60)) {
+                leaveBehind(x, handle);
+            }
+            if (x.chance(70)) {
+                x.w.connections.put(x.r, handle);
+            } else {
+                handle.close();
+            }
+        });
+        addConn("pool.leave", 3, (x, c) -> {
+            leaveBehind(x, c);
+            if (x.chance(30)) {
+                c.close(); // a pooled handle's reset runs here, maybe while another thread uses it
+            }
+        });
+        add("pool.getters", 3, x -> {
+            Connection via = switch (x.r.nextInt(3)) {
+                case 0 -> {
+                    Statement s = x.chance(50) ? x.w.statements.pick(x.r) : x.w.prepared.pick(x.r);
+                    yield s == null ? null : s.getConnection();
+                }
+                case 1 -> {
+                    ResultSet rs = x.w.results.pick(x.r);
+                    Statement s = rs == null ? null : rs.getStatement();
+                    yield s == null ? null : s.getConnection();
+                }
+                default -> {
+                    Connection c = x.w.connections.pick(x.r);
+                    yield c == null ? null : c.getMetaData().getConnection();
+                }
+            };
+            if (via == null) {
+                return;
+            }
+            switch (x.r.nextInt(5)) {
+                case 0 -> via.close(); // a handle's close through its statement: the pool's event, not the physical close
+                case 1 -> via.setReadOnly(x.r.nextBoolean());
+                case 2 -> via.setAutoCommit(x.r.nextBoolean());
+                case 3 -> leaveBehind(x, via);
+                default -> x.w.connections.put(x.r, via);
+            }
+        });
+    }
+
+    /** Runs SQL that changes what the connection's next borrower would inherit if nothing put it back. */
+    private static void leaveBehind(Ctx x, Connection c) throws SQLException {
+        String sql = x.oneOf(SESSION_SQL);
+        x.note(sql);
+        try (Statement s = c.createStatement()) {
+            s.execute(sql);
+        }
+    }
+
+    // ---------------------------------------------------------------- wide results (issue 27)
+
+    /**
+     * Results and batch rows wider than the row buffer (RowBuffer.CELLS, 4,096 values), up to the
+     * engine's column limit and one past it: a row copy once wrote past the buffer there and took the
+     * JVM down. Wide queries are read through Statement and PreparedStatement with every fetch size,
+     * shared with the other threads (whose getters and commits, rollbacks and closes meet them), and
+     * read at the columns around the buffer's edge; wide batch rows run inside whatever transaction
+     * the connection is in.
+     */
+    private static void addWideResults() {
+        addConn("rs.wide", 2, (x, c) -> {
+            int width = wideWidth(x);
+            String sql = wideQuery(x, width);
+            x.note("wide query of " + width + " columns");
+            Statement s = x.r.nextBoolean() ? c.createStatement() : c.prepareStatement(sql);
+            ResultSet rs;
+            try {
+                s.setFetchSize(x.oneOf(List.of(0, 0, 1, 3, 64, 100_000)));
+                rs = s instanceof PreparedStatement p ? p.executeQuery() : s.executeQuery(sql);
+            } catch (SQLException e) {
+                s.close();
+                throw e;
+            }
+            if (x.chance(50)) { // shared, with its statement
+                if (s instanceof PreparedStatement p) {
+                    x.w.prepared.put(x.r, p);
+                } else {
+                    x.w.statements.put(x.r, s);
+                }
+                x.w.results.put(x.r, rs);
+                return;
+            }
+            try (s; rs) {
+                while (rs.next()) {
+                    for (int i = x.r.nextInt(6); i >= 0; i--) {
+                        getWide(x, rs);
+                    }
+                }
+            }
+        });
+        add("rs.wideGet", 3, x -> {
+            ResultSet rs = x.w.results.pick(x.r);
+            if (rs != null) {
+                if (x.chance(30)) {
+                    rs.next();
+                }
+                getWide(x, rs);
+            }
+        });
+        addConn("ps.wideBatch", 1, (x, c) -> {
+            int width = x.oneOf(List.of(100, 2000, 4096, 4097, 6000));
+            StringBuilder columns = new StringBuilder();
+            StringBuilder marks = new StringBuilder();
+            for (int i = 0; i < width; i++) {
+                columns.append(i == 0 ? "c0" : ", c" + i);
+                marks.append(i == 0 ? "?" : ", ?");
+            }
+            x.note("wide table of " + width + " columns");
+            try (Statement s = c.createStatement()) {
+                s.execute("CREATE TABLE IF NOT EXISTS wide" + width + "(" + columns + ")");
+            }
+            try (PreparedStatement p = c.prepareStatement("INSERT INTO wide" + width + " VALUES (" + marks + ")")) {
+                for (int row = x.r.nextInt(4); row >= 0; row--) {
+                    for (int i = x.r.nextInt(20); i >= 0; i--) {
+                        setParameter(x, p, x.chance(50) ? width - x.r.nextInt(3) : 1 + x.r.nextInt(width + 1));
+                    }
+                    p.addBatch();
+                }
+                p.executeBatch();
+            }
+            try (Statement s = c.createStatement()) {
+                s.setFetchSize(x.oneOf(List.of(0, 1, 1000)));
+                keepOrDrain(x, s.executeQuery("SELECT * FROM wide" + width), 0);
+            }
+        });
+    }
+
+    /** Widths around the buffer's edge and SQLite's limits (32,767 the bundled engine's, 2,000 a system SQLite's default). */
+    static int wideWidth(Ctx x) {
+        if (x.chance(5)) {
+            return x.oneOf(List.of(32767, 32768)); // the limit, and one over it (an SQLException); slow to prepare
+        }
+        return x.oneOf(List.of(1, 2000, 2001, 2049, 4095, 4096, 4097, 5000, 6000, 10000));
+    }
+
+    /**
+     * A query of {@code width} columns and up to three rows, of every storage class, with now and then
+     * a text or blob over RowBuffer.VALUE_LIMIT (its row is read in place for that reason too).
+     */
+    static String wideQuery(Ctx x, int width) {
+        StringBuilder sql = new StringBuilder("SELECT ");
+        boolean large = x.chance(20);
+        for (int i = 0; i < width; i++) {
+            if (i > 0) {
+                sql.append(',');
+            }
+            switch (i % 5) {
+                case 0 -> sql.append("k*").append(i);
+                case 1 -> sql.append(i).append(".5/k");
+                case 2 -> sql.append(large && i == 2 ? "printf('%.*c', 9000, 'x')" : "'t" + i + "'");
+                case 3 -> sql.append(large && i == 3 ? "zeroblob(9000)" : "x'0" + (i % 10) + "'");
+                default -> sql.append("NULL");
+            }
+        }
+        return sql.append(" FROM (SELECT column1 AS k FROM (VALUES (1), (2), (3)) LIMIT ").append(x.r.nextInt(4)).append(')')
+                .toString();
+    }
+
+    /** A getter at a column of a wide result: its ends, the buffer's edge, one past the last, or anywhere. */
+    static void getWide(Ctx x, ResultSet rs) throws SQLException {
+        int n = rs.getMetaData().getColumnCount();
+        int edge = dev.panlite.ffi.RowBuffer.CELLS;
+        int i = x.oneOf(List.of(1, n, n + 1, edge, edge + 1, 1 + x.r.nextInt(Math.max(1, n))));
+        switch (x.r.nextInt(9)) {
+            case 0 -> rs.getInt(i);
+            case 1 -> rs.getLong(i);
+            case 2 -> rs.getString(i);
+            case 3 -> rs.getBytes(i);
+            case 4 -> rs.getDouble(i);
+            case 5 -> rs.getObject(i);
+            case 6 -> rs.getBigDecimal(i);
+            case 7 -> readAll(rs.getBinaryStream(i));
+            default -> rs.getTimestamp(i);
+        }
     }
 
     static void close(AutoCloseable c) throws Exception {
@@ -730,5 +964,83 @@ final class Actions {
                 return 'x';
             }
         };
+    }
+
+    // ---------------------------------------------------------------- statement diagnostics (group "diag.")
+
+    /** Queries that scan, sort and build automatic indexes on the fuzz table t (no index but its rowid). */
+    private static final List<String> DIAG_SQL = List.of("SELECT * FROM t WHERE b = 'two'", "SELECT a, b FROM t ORDER BY b",
+            "SELECT count(*) FROM t t1 JOIN t t2 ON t2.b = t1.b", "SELECT b, count(*) FROM t GROUP BY b",
+            "UPDATE t SET c = c WHERE b = 'one'", "SELECT * FROM t WHERE a IN (SELECT a FROM t WHERE b > ?)");
+
+    static {
+        statementDiagnostics(); // apart from the table above, so other groups' additions there do not meet these
+    }
+
+    /**
+     * SQLite's statement counters (sqlite3_stmt_status, read where a statement is reset): read through
+     * PanliteStatement.counters() from any thread, on statements closed, running on another thread or
+     * held by a result set mid-read, and from inside a function running SQL on the same connection;
+     * and connections that report every scan, sort and automatic index (thresholds 1), so the report
+     * path (EXPLAIN QUERY PLAN after the reset, the warning, the JFR event) meets the same misuse.
+     */
+    private static void statementDiagnostics() {
+        add("diag.counters", 4, x -> {
+            Statement s = x.chance(50) ? x.w.statements.pick(x.r) : x.w.prepared.pick(x.r);
+            if (s != null) {
+                s.unwrap(dev.panlite.PanliteStatement.class).counters();
+            }
+        });
+        add("diag.open", 1, x -> {
+            String url = "jdbc:sqlite:" + x.w.file(x.r.nextInt(2)) + "?busy_timeout=50&fullscan_threshold=1&sort_threshold=1"
+                    + "&autoindex_threshold=1&stmt_cache_size=" + x.r.nextInt(4)
+                    + (x.chance(20) ? "&statement_diagnostics=false" : "");
+            Connection c = new dev.panlite.Driver().connect(url, new java.util.Properties());
+            x.w.opened.add(c);
+            Connection old = x.w.connections.put(x.r, c);
+            if (old != null && x.chance(50)) {
+                old.close();
+            }
+        });
+        addConn("diag.scan", 3, (x, c) -> {
+            String sql = x.oneOf(DIAG_SQL);
+            x.note(sql);
+            if (x.chance(50)) {
+                PreparedStatement p = c.prepareStatement(sql);
+                if (p.getParameterMetaData().getParameterCount() > 0) {
+                    p.setString(1, "a");
+                }
+                x.w.prepared.put(x.r, p);
+                if (p.execute()) {
+                    keepOrDrain(x, p.getResultSet(), 30);
+                }
+            } else {
+                Statement s = c.createStatement();
+                x.w.statements.put(x.r, s);
+                if (s.execute(sql.replace("?", "'a'"))) {
+                    keepOrDrain(x, s.getResultSet(), 30);
+                }
+            }
+        });
+        addConn("diag.inFunction", 1, (x, c) -> {
+            World w = x.w;
+            c.unwrap(PanliteConnection.class).createFunction("fz_counters", -1, false, args -> {
+                java.util.Random r = java.util.concurrent.ThreadLocalRandom.current();
+                Statement s = r.nextBoolean() ? w.statements.pick(r) : w.prepared.pick(r);
+                return s == null ? 0 : s.unwrap(dev.panlite.PanliteStatement.class).counters().vmSteps();
+            });
+            Statement s = c.createStatement();
+            x.w.statements.put(x.r, s); // the function may meet the very statement running it
+            keepOrDrain(x, s.executeQuery("SELECT fz_counters(), b FROM t ORDER BY b"), 30);
+        });
+        add("diag.stats", 1, x -> {
+            dev.panlite.PanliteStats.snapshot();
+            for (String name : dev.panlite.PanliteStats.byDatabase().keySet()) {
+                dev.panlite.PanliteStats.snapshot(name);
+            }
+            java.util.function.Consumer<String> listener = name -> dev.panlite.PanliteStats.snapshot(name);
+            dev.panlite.PanliteStats.addDatabaseListener(listener);
+            dev.panlite.PanliteStats.removeDatabaseListener(listener);
+        });
     }
 }

@@ -317,12 +317,11 @@ class DataSourceTest {
         Connection handle = pooled.getConnection();
         TestThreads other = new TestThreads();
         Thread[] closer = new Thread[1];
+        dev.panlite.TestDb.Engine engine = dev.panlite.TestDb.engine(handle); // the handle refuses calls once closing
         handle.unwrap(PanliteConnection.class).createFunction("close_pooled", 0, false, args -> {
             closer[0] = other.start("pooled-closer", pooled::close);
             // wait until the other thread is inside close(), waiting for the lock this thread holds
-            while (closer[0].getState() != Thread.State.WAITING && closer[0].getState() != Thread.State.TERMINATED) {
-                Thread.onSpinWait();
-            }
+            engine.awaitQueued(closer[0]);
             pooled.close(); // this thread's own close: deferred until the statement returns
             return 1;
         });

@@ -116,8 +116,7 @@ class ExplainTest {
             });
             try (TestDb.ConnectionHold hold = TestDb.holdConnection(c)) {
                 closer.start();
-                assertEquals(Thread.State.WAITING, TestDb.ConnectionHold.parkedOrEnded(closer),
-                        () -> "the close did not wait for the connection: " + failed[0]);
+                assertTrue(hold.awaitQueued(closer), () -> "the close did not wait for the connection: " + failed[0]);
             }
             closer.join();
             assertEquals(null, failed[0]);

@@ -642,9 +642,7 @@ class ResultSetTest {
             c.unwrap(dev.panlite.PanliteConnection.class).createFunction("ask", 0, false, args -> {
                 asker[0] = other.start("asker", () -> assertEquals(ResultSetMetaData.columnNoNulls, meta.isNullable(2)));
                 // wait until the other thread waits for the lock this thread holds
-                while (asker[0].getState() != Thread.State.WAITING && asker[0].getState() != Thread.State.TERMINATED) {
-                    Thread.onSpinWait();
-                }
+                dev.panlite.TestDb.awaitQueued(c, asker[0]);
                 return meta.isNullable(2);
             });
             try (java.sql.Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT ask()")) {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.panlite.ChildJvm;
 import dev.panlite.PanliteConnection;
 import dev.panlite.TestDb;
 import java.math.BigDecimal;
@@ -363,7 +364,7 @@ class RowBatchTest {
             try (TestDb.ConnectionHold hold = TestDb.holdConnection(c)) {
                 for (Thread reader : readers) {
                     reader.start();
-                    TestDb.ConnectionHold.parkedOrEnded(reader);
+                    hold.awaitQueued(reader);
                 }
             }
             for (Thread reader : readers) {
@@ -721,6 +722,265 @@ class RowBatchTest {
                 assertFalse(rs.next());
             }
             assertArrayEquals("1".getBytes(StandardCharsets.US_ASCII), firstBytes(c));
+        }
+    }
+
+    // ------------------------------------------------------------------ rows wider than the buffer
+
+    /**
+     * Issue 27: a row of more than RowBuffer.CELLS (4,096) columns was copied past the row buffer: an
+     * IndexOutOfBoundsException from executeQuery at 4,097, the process aborted from about 6,000. In a
+     * child JVM (a crash fails this test instead of ending the run): up to the engine's column limit,
+     * Statement and PreparedStatement, fetch sizes 1, default and large, every getter, as in place.
+     */
+    @Test
+    void rowsWiderThanTheBufferReadAsInPlace() throws Exception {
+        ChildJvm.Output out = ChildJvm.of(WideRowsChild.class).args(dir.toString()).run().assertSameEngine();
+        assertTrue(out.text().lines().anyMatch("ok"::equals), out.text());
+    }
+
+    /** A batch row of more parameters than the buffer has cells runs alone, as a row too large always did. */
+    @Test
+    void aBatchRowWiderThanTheBufferRunsAlone() throws SQLException {
+        try (Connection c = open()) {
+            int width = dev.panlite.ffi.RowBuffer.CELLS + 1;
+            org.junit.jupiter.api.Assumptions.assumeTrue(WideRowsChild.columnLimit(c) >= width,
+                    "this engine's column limit is under " + width);
+            StringBuilder columns = new StringBuilder();
+            StringBuilder marks = new StringBuilder();
+            for (int i = 0; i < width; i++) {
+                columns.append(i == 0 ? "" : ", ").append("c").append(i);
+                marks.append(i == 0 ? "?" : ", ?");
+            }
+            TestDb.exec(c, "CREATE TABLE w(" + columns + ")");
+            c.setAutoCommit(false); // where executeBatch sends chunks of rows
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO w VALUES (" + marks + ")")) {
+                for (int row = 0; row < 3; row++) {
+                    for (int i = 1; i <= width; i++) {
+                        ps.setLong(i, row * 100_000L + i);
+                    }
+                    ps.addBatch();
+                }
+                assertArrayEquals(new int[] {1, 1, 1}, ps.executeBatch());
+            }
+            c.commit();
+            try (Statement s = c.createStatement();
+                    ResultSet rs = s.executeQuery("SELECT c0, c" + (width - 1) + ", count(*) OVER () FROM w ORDER BY c0")) {
+                for (int row = 0; row < 3; row++) {
+                    assertTrue(rs.next());
+                    assertEquals(row * 100_000L + 1, rs.getLong(1));
+                    assertEquals(row * 100_000L + width, rs.getLong(2));
+                    assertEquals(3, rs.getInt(3));
+                }
+                assertFalse(rs.next());
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ rows read ahead and the end of a transaction
+
+    /** How a scenario ends its transaction, or rolls part of it back, while the result set is open. */
+    private enum TxEnd {
+        /** Connection.rollback(). */
+        ROLLBACK,
+        /** ROLLBACK run as SQL. */
+        ROLLBACK_SQL,
+        /** Connection.rollback(Savepoint) of a savepoint set after the inserts, before the updates. */
+        ROLLBACK_TO_SAVEPOINT,
+        /** ROLLBACK TO run as SQL, of a SAVEPOINT run as SQL before every write. */
+        ROLLBACK_TO_SQL,
+        /** Connection.commit(). */
+        COMMIT,
+        /** COMMIT run as SQL. */
+        COMMIT_SQL,
+        /** Connection.commit() with the statement's holdability CLOSE_CURSORS_AT_COMMIT: the result set closes. */
+        COMMIT_CLOSING_CURSORS
+    }
+
+    /** A WITH clause naming the integers {@code from..to} {@code n(value)} (generate_series is not in every SQLite). */
+    private static String series(int from, int to) {
+        return "WITH RECURSIVE n(value) AS (SELECT " + from + " UNION ALL SELECT value + 1 FROM n WHERE value < " + to + ") ";
+    }
+
+    private static final List<String> TX_QUERIES = List.of(
+            "SELECT id, v FROM t", // stepped from the table as it is: a rollback shows in the rows after it
+            "SELECT id, v FROM t ORDER BY v DESC"); // sorted at the first step: every row is already computed
+
+    /**
+     * Rows 1..5 committed ('old'); auto-commit off; rows 6..40 inserted ('new'), rows 1..5 updated
+     * ('upd'); the query reads two rows, {@code end} ends the transaction, then the rest is read: what
+     * each next() and getter gave, the end marked by "|".
+     */
+    private List<String> aroundTransactionEnd(Connection c, TxEnd end, String query, boolean prepared, int fetchSize)
+            throws SQLException {
+        c.setAutoCommit(true);
+        TestDb.exec(c, "DROP TABLE IF EXISTS t", "CREATE TABLE t(id INTEGER PRIMARY KEY, v TEXT)",
+                series(1, 5) + "INSERT INTO t SELECT value, 'old' || value FROM n");
+        c.setAutoCommit(false);
+        java.sql.Savepoint savepoint = null;
+        try (Statement s = c.createStatement()) {
+            if (end == TxEnd.ROLLBACK_TO_SQL) {
+                s.execute("SAVEPOINT before_writes");
+            }
+            s.execute(series(6, 40) + "INSERT INTO t SELECT value, 'new' || value FROM n");
+            if (end == TxEnd.ROLLBACK_TO_SAVEPOINT) {
+                savepoint = c.setSavepoint();
+            }
+            s.execute("UPDATE t SET v = 'upd' || id WHERE id <= 5");
+        }
+        List<String> out = new ArrayList<>();
+        int holdability = end == TxEnd.COMMIT_CLOSING_CURSORS ? ResultSet.CLOSE_CURSORS_AT_COMMIT
+                : ResultSet.HOLD_CURSORS_OVER_COMMIT;
+        Statement s = prepared ? c.prepareStatement(query, ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY, holdability)
+                : c.createStatement(ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY, holdability);
+        try (s) {
+            s.setFetchSize(fetchSize);
+            try (ResultSet rs = prepared ? ((PreparedStatement) s).executeQuery() : s.executeQuery(query)) {
+                for (int i = 0; i < 2 && rs.next(); i++) {
+                    out.add(rs.getInt(1) + rs.getString(2));
+                }
+                switch (end) {
+                    case ROLLBACK -> c.rollback();
+                    case ROLLBACK_SQL -> TestDb.exec(c, "ROLLBACK");
+                    case ROLLBACK_TO_SAVEPOINT -> c.rollback(savepoint);
+                    case ROLLBACK_TO_SQL -> TestDb.exec(c, "ROLLBACK TO before_writes");
+                    case COMMIT, COMMIT_CLOSING_CURSORS -> c.commit();
+                    case COMMIT_SQL -> TestDb.exec(c, "COMMIT");
+                }
+                out.add("|");
+                try {
+                    while (rs.next()) {
+                        out.add(rs.getInt(1) + rs.getString(2));
+                    }
+                    out.add("end");
+                } catch (SQLException e) {
+                    out.add("!" + e.getClass().getSimpleName() + ": " + e.getMessage());
+                }
+            }
+        } finally {
+            if (!c.getAutoCommit()) {
+                c.rollback(); // what is left of it (a ROLLBACK TO keeps the transaction)
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Issue 27: auto-commit off, rows inserted, a query read two of them, rollback(): the next next()
+     * returned rows of the rolled-back transaction that read ahead before it, where reading in place
+     * (a fetch size of 1) goes on from the restored table. Every way a transaction ends or rolls back
+     * to a savepoint, Statement and PreparedStatement, a table scan and a sorted query: the default and
+     * a large fetch size give what a fetch size of 1 gives, and so does reading every row in place.
+     */
+    @Test
+    void rowsReadAheadNeverOutliveTheTransactionThatSawThem() throws SQLException {
+        try (Connection c = open()) {
+            for (TxEnd end : TxEnd.values()) {
+                for (String query : TX_QUERIES) {
+                    for (boolean prepared : new boolean[] {false, true}) {
+                        String what = end + " " + (prepared ? "PreparedStatement " : "Statement ") + query;
+                        List<String> reference = aroundTransactionEnd(c, end, query, prepared, 1);
+                        assertEquals(reference, aroundTransactionEnd(c, end, query, prepared, 0), what + ", default fetch size");
+                        assertEquals(reference, aroundTransactionEnd(c, end, query, prepared, 100), what + ", fetch size 100");
+                        JdbcStatement.batching = false;
+                        assertEquals(reference, aroundTransactionEnd(c, end, query, prepared, 0), what + ", in place");
+                        JdbcStatement.batching = true;
+                        if (query.equals(TX_QUERIES.get(0)) && end.name().startsWith("ROLLBACK")) {
+                            // the scan goes on from the restored table: no row inserted after the savepoint or
+                            // the transaction's start, every row 1..5 as it was then
+                            boolean keepsInserts = end == TxEnd.ROLLBACK_TO_SAVEPOINT;
+                            List<String> after = reference.subList(reference.indexOf("|") + 1, reference.size());
+                            assertEquals(keepsInserts ? 39 : 4, after.size(), what + ": " + reference);
+                            assertTrue(after.stream().noneMatch(r -> r.contains("upd")), what + ": " + reference);
+                            assertEquals(keepsInserts, after.stream().anyMatch(r -> r.contains("new")), what + ": " + reference);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /** The issue's own steps: default fetch size, two rows read, rollback(), next(). */
+    @Test
+    void aRollbackLeavesNoRowOfTheRolledBackTransaction() throws SQLException {
+        try (Connection c = open()) {
+            TestDb.exec(c, "CREATE TABLE t(id INTEGER PRIMARY KEY, v TEXT)");
+            c.setAutoCommit(false);
+            TestDb.exec(c, series(1, 100) + "INSERT INTO t SELECT value, 'v' || value FROM n");
+            try (PreparedStatement ps = c.prepareStatement("SELECT id FROM t"); ResultSet rs = ps.executeQuery()) {
+                assertTrue(rs.next());
+                assertTrue(rs.next());
+                c.rollback();
+                assertFalse(rs.next(), "the rows were rolled back: none follows");
+            }
+        }
+    }
+
+    /**
+     * A table the transaction created (CREATE TABLE AS, whose rows sqlite3_total_changes does not count)
+     * and read: its rollback takes the table away, and the reader gets SQLite's SQLITE_ABORT_ROLLBACK at
+     * once, as in place, not rows of a table that never existed.
+     */
+    @Test
+    void aTableCreatedByTheRolledBackTransactionIsNotReadAhead() throws SQLException {
+        try (Connection c = open()) {
+            TestDb.exec(c, "CREATE TABLE t(id INTEGER PRIMARY KEY)", series(1, 5) + "INSERT INTO t SELECT value FROM n");
+            List<List<String>> transcripts = new ArrayList<>();
+            for (int fetchSize : new int[] {1, 0, 100}) {
+                c.setAutoCommit(false);
+                TestDb.exec(c, "CREATE TABLE made AS " + series(1, 50) + "SELECT value AS id FROM n");
+                List<String> out = new ArrayList<>();
+                try (PreparedStatement ps = c.prepareStatement("SELECT id FROM made")) {
+                    ps.setFetchSize(fetchSize);
+                    try (ResultSet rs = ps.executeQuery()) {
+                        assertTrue(rs.next());
+                        assertTrue(rs.next());
+                        c.rollback();
+                        while (rs.next()) {
+                            out.add(rs.getString(1));
+                        }
+                    } catch (SQLException e) {
+                        out.add("error " + (e.getErrorCode() & 0xff) + ": " + e.getMessage());
+                    }
+                }
+                c.setAutoCommit(true);
+                transcripts.add(out);
+            }
+            assertEquals(1, transcripts.get(0).size(), transcripts.get(0).toString());
+            assertTrue(transcripts.get(0).get(0).startsWith("error 4: "), "SQLITE_ABORT in place: " + transcripts.get(0));
+            assertEquals(transcripts.get(0), transcripts.get(1), "default fetch size");
+            assertEquals(transcripts.get(0), transcripts.get(2), "fetch size 100");
+        }
+    }
+
+    /**
+     * Reading ahead stays on where a rollback cannot change what was read: auto-commit off, a query
+     * before the transaction wrote anything reads ahead, so a write after it does not show in the rows
+     * already read (as documented for any write while a result set is open). Only the bundled engine
+     * can tell a write transaction that changed nothing (BEGIN IMMEDIATE, read only so far) from one
+     * that did; on another SQLite the rows are read one at a time in any write transaction.
+     */
+    @Test
+    void aTransactionThatHasOnlyReadStillReadsAhead() throws SQLException {
+        try (Connection c = open()) {
+            TestDb.exec(c, "CREATE TABLE t(id INTEGER PRIMARY KEY, v INTEGER)",
+                    series(1, 30) + "INSERT INTO t SELECT value, value FROM n");
+            c.setAutoCommit(false);
+            try (PreparedStatement ps = c.prepareStatement("SELECT id, v FROM t"); ResultSet rs = ps.executeQuery()) {
+                assertTrue(rs.next());
+                assertTrue(rs.next()); // the fill after the first row: 8 rows ahead, when allowed
+                TestDb.exec(c, "UPDATE t SET v = -v");
+                assertTrue(rs.next());
+                boolean exact = dev.panlite.ffi.SqliteLibrary.bundled() && dev.panlite.ffi.Fused.helperActive();
+                assertEquals(exact ? 3 : -3, rs.getInt(2), exact ? "read ahead before the write" : "read after the write");
+                c.rollback();
+                int rows = 3;
+                while (rs.next()) {
+                    rows++;
+                    assertEquals(rows, rs.getInt(2), "the write was rolled back");
+                }
+                assertEquals(30, rows);
+            }
         }
     }
 

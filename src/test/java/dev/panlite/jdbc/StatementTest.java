@@ -15,6 +15,7 @@ import java.sql.BatchUpdateException;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,6 +23,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** java.sql.Statement as the JDBC 4.3 javadoc describes it, against a real SQLite file. */
 class StatementTest {
@@ -111,8 +114,164 @@ class StatementTest {
     void textWithSeveralStatementsRunsAllOfThem() throws SQLException {
         try (Statement s = conn.createStatement()) {
             assertFalse(s.execute("CREATE TABLE a(x); INSERT INTO a VALUES(1); INSERT INTO a VALUES(2)"));
-            assertEquals(2, scalar("SELECT count(*) FROM a"));
+            assertEquals(2, scalar("SELECT count(*) FROM a"), "all ran at execute, though only the first result was read");
+            assertEquals(0, s.getUpdateCount(), "the first result is the CREATE TABLE's");
+        }
+    }
+
+    /** Every result of the current execution, JDBC's way: counts as Long, a result set as its first column's values. */
+    private List<Object> results(Statement s, boolean rows) throws SQLException {
+        List<Object> out = new ArrayList<>();
+        while (true) {
+            if (rows) {
+                out.add(column(s.getResultSet()));
+            } else {
+                long count = s.getLargeUpdateCount();
+                if (count == -1) {
+                    return out;
+                }
+                out.add(count);
+            }
+            rows = s.getMoreResults();
+        }
+    }
+
+    /** Issue 27 item 14: one result per statement, in order, also for the updates before a query and in a row. */
+    @ParameterizedTest(name = "autoCommit={0}")
+    @ValueSource(booleans = {true, false})
+    void everyStatementOfATextIsOneResultInOrder(boolean autoCommit) throws SQLException {
+        conn.setAutoCommit(autoCommit);
+        try (Statement s = conn.createStatement()) {
+            boolean rows = s.execute("INSERT INTO t(x) VALUES (1), (2); UPDATE t SET x = x + 10; CREATE TABLE u(a);"
+                    + " SELECT x FROM t ORDER BY x; DELETE FROM t WHERE x = 11; UPDATE t SET x = 0 WHERE 0;"
+                    + " INSERT INTO u VALUES (1); -- the end");
+            assertEquals(List.of(2L, 2L, 0L, List.of(11L, 12L), 1L, 0L, 1L), results(s, rows));
+            assertNull(s.getResultSet());
+            assertFalse(s.getMoreResults());
+            assertEquals(-1, s.getUpdateCount());
+        }
+        if (!autoCommit) {
+            conn.commit();
+        }
+        assertEquals(List.of(12L), column(conn.createStatement().executeQuery("SELECT x FROM t")));
+    }
+
+    @Test
+    void theStatementsUpToTheFirstQueryRunAtExecuteTheOthersWhenGetMoreResultsPassesIt() throws SQLException {
+        try (Statement s = conn.createStatement()) {
+            assertFalse(s.execute("INSERT INTO t(x) VALUES (1); INSERT INTO t(x) VALUES (2), (3);"
+                    + " SELECT count(*) FROM t; INSERT INTO t(x) VALUES (4)"));
+            assertEquals(3, scalar("SELECT count(*) FROM t"), "both inserts before the query ran at execute");
             assertEquals(1, s.getUpdateCount());
+            assertFalse(s.getMoreResults());
+            assertEquals(2, s.getUpdateCount());
+            assertTrue(s.getMoreResults());
+            assertEquals(List.of(3L), column(s.getResultSet()));
+            assertEquals(3, scalar("SELECT count(*) FROM t"), "the insert after the query waits for getMoreResults");
+            assertFalse(s.getMoreResults());
+            assertEquals(1, s.getUpdateCount());
+            assertEquals(4, scalar("SELECT count(*) FROM t"));
+            assertFalse(s.getMoreResults());
+            assertEquals(-1, s.getUpdateCount());
+        }
+    }
+
+    @Test
+    void executeQueryAnswersTheFirstQueryOfATextAfterTheStatementsBeforeIt() throws SQLException {
+        try (Statement s = conn.createStatement()) {
+            ResultSet rs = s.executeQuery("INSERT INTO t(x) VALUES (1); SELECT x FROM t; INSERT INTO t(x) VALUES (2)");
+            assertEquals(List.of(1L), column(rs));
+            assertEquals(1, scalar("SELECT count(*) FROM t"), "the INSERT after the query waits for getMoreResults");
+            assertFalse(s.getMoreResults());
+            assertEquals(1, s.getUpdateCount());
+            assertThrows(SQLException.class, () -> s.executeQuery("INSERT INTO t(x) VALUES (3); INSERT INTO t(x) VALUES (4)"));
+            assertEquals(4, scalar("SELECT count(*) FROM t"), "a text without a query ran whole before executeQuery said so");
+            assertNull(s.getResultSet());
+            assertEquals(-1, s.getUpdateCount());
+        }
+    }
+
+    @Test
+    void aFailingStatementFailsTheExecutionAndLeavesNoResult() throws SQLException {
+        try (Statement s = conn.createStatement()) {
+            assertThrows(SQLException.class, () -> s.execute(
+                    "INSERT INTO t(x) VALUES (1); INSERT INTO no_such_table VALUES (1); SELECT 1; INSERT INTO t(x) VALUES (2)"));
+            assertEquals(1, scalar("SELECT count(*) FROM t"), "what ran before the failing statement stays");
+            assertNull(s.getResultSet());
+            assertEquals(-1, s.getUpdateCount());
+            assertFalse(s.getMoreResults());
+        }
+    }
+
+    /** JDBC allows refusing KEEP_CURRENT_RESULT while supportsMultipleOpenResults is false; it used to close silently. */
+    @Test
+    void keepCurrentResultIsRefusedAsTheMetadataSays() throws SQLException {
+        assertFalse(conn.getMetaData().supportsMultipleOpenResults());
+        try (Statement s = conn.createStatement()) {
+            assertTrue(s.execute("SELECT 1; SELECT 2"));
+            ResultSet first = s.getResultSet();
+            assertThrows(SQLFeatureNotSupportedException.class, () -> s.getMoreResults(Statement.KEEP_CURRENT_RESULT));
+            assertFalse(first.isClosed(), "the refused call changed nothing");
+            assertEquals(List.of(1L), column(first));
+            assertTrue(s.getMoreResults(Statement.CLOSE_ALL_RESULTS));
+            assertTrue(first.isClosed());
+            assertEquals(List.of(2L), column(s.getResultSet()));
+        }
+    }
+
+    /** Issue 27 item 12: a query anywhere in the text is refused before any statement of it runs. */
+    @ParameterizedTest(name = "autoCommit={0}")
+    @ValueSource(booleans = {true, false})
+    void executeUpdateRefusesATextHoldingAQueryBeforeRunningAnyOfIt(boolean autoCommit) throws SQLException {
+        conn.setAutoCommit(autoCommit);
+        try (Statement s = conn.createStatement()) {
+            SQLException e = assertThrows(SQLException.class,
+                    () -> s.executeUpdate("INSERT INTO t(x) VALUES (1); SELECT 1; INSERT INTO t(x) VALUES (2)"));
+            assertTrue(e.getMessage().contains("none of it ran"), e.getMessage());
+            assertThrows(SQLException.class, () -> s.executeLargeUpdate("UPDATE t SET x = 1; VALUES (1)"));
+            assertEquals(0, scalar("SELECT count(*) FROM t"));
+            s.addBatch("INSERT INTO t(x) VALUES (3)");
+            s.addBatch("INSERT INTO t(x) VALUES (4); SELECT x FROM t");
+            BatchUpdateException b = assertThrows(BatchUpdateException.class, s::executeBatch);
+            assertArrayEquals(new int[] {1}, b.getUpdateCounts());
+            assertEquals(List.of(3L), column(conn.createStatement().executeQuery("SELECT x FROM t")));
+            assertEquals(1, s.executeUpdate("INSERT INTO t(x) VALUES (5); INSERT INTO t(x) VALUES (6)"), "still usable");
+            if (!autoCommit) {
+                conn.commit();
+            }
+        }
+        assertEquals(3, scalar("SELECT count(*) FROM t"));
+    }
+
+    @Test
+    void executeUpdateRunsATextWhoseSemicolonsEndNoStatement() throws SQLException {
+        try (Statement s = conn.createStatement()) {
+            assertEquals(1, s.executeUpdate("INSERT INTO t(x) VALUES (length('a; SELECT 1')) -- ; SELECT 2"));
+            // the look ahead prepares the trigger whole: the SELECT in its body is no query of the text
+            assertEquals(1, s.executeUpdate("CREATE TABLE log(v); CREATE TRIGGER tr AFTER INSERT ON t BEGIN"
+                    + " INSERT INTO log VALUES (new.x); SELECT 1; END; INSERT INTO t(x) VALUES (7)"));
+            assertEquals(1, scalar("SELECT count(*) FROM log"));
+            // PRAGMA and RETURNING return rows but are no queries: they run
+            assertEquals(2, s.executeUpdate("PRAGMA user_version = 7; INSERT INTO t(x) VALUES (8), (9) RETURNING id;"
+                    + " PRAGMA user_version"));
+            assertEquals(7, scalar("PRAGMA user_version"));
+            assertEquals(4, scalar("SELECT count(*) FROM t"));
+        }
+    }
+
+    /**
+     * The README's limit: a query SQLite can prepare only once an earlier statement of the text ran
+     * (it reads a table the text creates) is refused when it is reached, after the statements before it.
+     */
+    @Test
+    void executeUpdateRefusesAQueryOfATableTheTextCreatesWhenItIsReached() throws SQLException {
+        try (Statement s = conn.createStatement()) {
+            SQLException e = assertThrows(SQLException.class, () -> s.executeUpdate(
+                    "CREATE TABLE a(x); INSERT INTO a VALUES (1); SELECT x FROM a; INSERT INTO a VALUES (2)"));
+            assertTrue(e.getMessage().contains("the statements before it ran"), e.getMessage());
+            assertEquals(1, scalar("SELECT count(*) FROM a"));
+            assertNull(s.getResultSet());
+            assertEquals(-1, s.getUpdateCount());
         }
     }
 
@@ -144,7 +303,9 @@ class StatementTest {
     @Test
     void queryInTheMiddleBecomesTheResultAndTheRestRunsOnGetMoreResults() throws SQLException {
         try (Statement s = conn.createStatement()) {
-            assertTrue(s.execute("INSERT INTO t(x) VALUES (1); SELECT x FROM t ORDER BY x; INSERT INTO t(x) VALUES (2)"));
+            assertFalse(s.execute("INSERT INTO t(x) VALUES (1); SELECT x FROM t ORDER BY x; INSERT INTO t(x) VALUES (2)"));
+            assertEquals(1, s.getUpdateCount(), "the INSERT's count comes first");
+            assertTrue(s.getMoreResults());
             assertEquals(-1, s.getUpdateCount());
             ResultSet rs = s.getResultSet();
             assertNotNull(rs);
@@ -268,12 +429,12 @@ class StatementTest {
     @Test
     void executeUpdateStopsAtAQueryInItsTextAndSaysSo() throws SQLException {
         try (Statement s = conn.createStatement()) {
-            // the statements before the query have run; the query and what follows it do not, and the caller is told
+            // refused before any of it runs (issue 27 item 12: the INSERT before the query used to commit), and the caller is told
             SQLException e = assertThrows(SQLException.class,
                     () -> s.executeUpdate("INSERT INTO t(x) VALUES (1); SELECT 1; INSERT INTO t(x) VALUES (20)"));
-            assertTrue(e.getMessage().contains("executeUpdate cannot run a query"), e::toString);
+            assertTrue(e.getMessage().contains("executeUpdate cannot run a text holding a query"), e::toString);
             try (ResultSet rs = s.executeQuery("SELECT x FROM t ORDER BY x")) {
-                assertEquals(List.of(1L), column(rs), "what ran before the query");
+                assertEquals(List.of(), column(rs), "nothing ran");
             }
         }
     }

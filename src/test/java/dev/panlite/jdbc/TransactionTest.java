@@ -338,6 +338,24 @@ class TransactionTest {
         }
     }
 
+    /**
+     * setAutoCommit(true) follows SQLite's state, not the flag: a transaction SQL text began while
+     * auto-commit was on is committed, and SQLite is in auto-commit mode afterwards, as
+     * getAutoCommit() says (the call was a no-op and the later auto-commit writes were never committed).
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void setAutoCommitTrueCommitsATransactionBegunBySql(boolean cacheTx) throws SQLException {
+        createTable();
+        try (Connection c1 = open(cacheTx); Connection c2 = other()) {
+            TestDb.exec(c1, "BEGIN; INSERT INTO t(v) VALUES ('begun by SQL')");
+            assertTrue(c1.getAutoCommit());
+            c1.setAutoCommit(true);
+            TestDb.exec(c1, "INSERT INTO t(v) VALUES ('auto-commit')");
+            assertEquals(List.of("begun by SQL", "auto-commit"), values(c2), "both are committed");
+        }
+    }
+
     @Test
     void savepointIdAndNameAreExclusive() throws SQLException {
         createTable();

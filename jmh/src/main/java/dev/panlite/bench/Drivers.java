@@ -29,6 +29,8 @@ import java.util.stream.Stream;
  *     (every param combination runs in its own JMH fork, so this holds for the whole trial)</td></tr>
  * <tr><td>panlite-uncachedtx</td><td>URL adds {@code cache_tx_statements=false}</td></tr>
  * <tr><td>panlite-nokeys</td><td>URL adds {@code jdbc.get_generated_keys=false}</td></tr>
+ * <tr><td>panlite-nodiag</td><td>URL adds {@code statement_diagnostics=false}: SQLite's statement counters are not read
+ *     (experiment 071)</td></tr>
  * <tr><td>panlite-unbatched</td><td>system property {@code panlite.rowBatch=false}: every row read in place and every
  *     batch row bound and stepped from Java, as before experiment 050 (its own fork, like panlite-nohelper)</td></tr>
  * </table>
@@ -42,6 +44,8 @@ public final class Drivers {
     public static final String PANLITE_UNCACHEDTX = "panlite-uncachedtx";
     /** Without the incumbent-style generated keys (experiment 030); run with -p driver=...,panlite-nokeys. */
     public static final String PANLITE_NOKEYS = "panlite-nokeys";
+    /** Without reading SQLite's statement counters (experiment 071); run with -p driver=...,panlite-nodiag. */
+    public static final String PANLITE_NODIAG = "panlite-nodiag";
     /** Rows and batches without the batched crossing (experiment 050); run with -p driver=...,panlite-unbatched. */
     public static final String PANLITE_UNBATCHED = "panlite-unbatched";
 
@@ -110,6 +114,10 @@ public final class Drivers {
             case PANLITE_NOKEYS -> {
                 driver = panlite();
                 params += "&jdbc.get_generated_keys=false";
+            }
+            case PANLITE_NODIAG -> {
+                driver = panlite();
+                params += "&statement_diagnostics=false";
             }
             default -> throw new IllegalArgumentException("unknown driver param: " + param);
         }

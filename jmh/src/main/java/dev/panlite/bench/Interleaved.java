@@ -22,6 +22,10 @@ import org.openjdk.jmh.infra.Blackhole;
  *
  * <pre>java --enable-native-access=ALL-UNNAMED -cp jmh/target/benchmarks.jar dev.panlite.bench.Interleaved
  *     rounds blockMillis [floorPath|-] [workload,workload...]</pre>
+ *
+ * <p>{@code -Dvariants=panlite,panlite-nodiag} picks other variants: any {@link Drivers} param (each its own
+ * connection, in this one JVM; those set by a system property, such as panlite-nohelper, cannot be mixed), plus
+ * panlite-unbatched as above (docs/experiments/071 compares statement diagnostics on and off this way).
  */
 public final class Interleaved {
     private interface Op {
@@ -38,9 +42,9 @@ public final class Interleaved {
                 "Today's password is swordfish. I understand instantiating Blackholes directly is dangerous.");
         Field batching = null;
         List<Variant> variants = new ArrayList<>();
-        for (String v : new String[] {"xerial", "panlite", "panlite-unbatched"}) {
+        for (String v : System.getProperty("variants", "xerial,panlite,panlite-unbatched").split(",")) {
             ReadBench read = new ReadBench();
-            read.driver = v.startsWith("panlite") ? Drivers.PANLITE : Drivers.XERIAL;
+            read.driver = v.equals("panlite-unbatched") ? Drivers.PANLITE : v;
             read.setup();
             WriteBench write = new WriteBench();
             write.driver = read.driver;
@@ -61,7 +65,7 @@ public final class Interleaved {
             ops.put("singleInsertAutocommit", write::singleInsertAutocommit);
             ops.put("interactiveTx", write::interactiveTx);
             ops.put("clear", b -> write.clearScratch());
-            variants.add(new Variant(v, v.startsWith("panlite") ? !v.endsWith("unbatched") : null, read, ops));
+            variants.add(new Variant(v, v.startsWith("panlite") ? !v.equals("panlite-unbatched") : null, read, ops));
         }
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         List<String> workloads = args.length > 3 ? List.of(args[3].split(","))

@@ -6,7 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.panlite.PanliteStats;
 import dev.panlite.spring.boot.PanliteAutoConfiguration;
 import dev.panlite.spring.metrics.PanliteMetrics;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.FunctionTimer;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.URI;
@@ -17,6 +19,8 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.util.Properties;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -43,8 +47,13 @@ class MetricsTest {
         }
     }
 
+    /** The meter summed over its databases, as a registry shows it without the tag (0 before any database). */
     private static double count(MeterRegistry registry, String name) {
-        return registry.get(name).functionCounter().count();
+        return registry.find(name).functionCounters().stream().mapToDouble(FunctionCounter::count).sum();
+    }
+
+    private static double count(MeterRegistry registry, String name, String database) {
+        return registry.get(name).tag("database", database).functionCounter().count();
     }
 
     @Test
@@ -53,11 +62,14 @@ class MetricsTest {
         new PanliteMetrics().bindTo(registry);
         double hits = count(registry, "panlite.statement.cache.hits");
         double misses = count(registry, "panlite.statement.cache.misses");
-        double executions = count(registry, "panlite.statements.executions");
         double opened = count(registry, "panlite.connections.opened");
         System.gc(); // the binder is gone: the meters must not depend on it
+        double executions;
         try (Connection c = new dev.panlite.Driver().connect("jdbc:sqlite:" + dir.resolve("m.db"), new Properties())) {
-            assertEquals(PanliteStats.snapshot().connectionsOpen(), registry.get("panlite.connections.open").gauge().value());
+            executions = count(registry, "panlite.statements.executions"); // after the open's own PRAGMAs (cell_size_check)
+            assertEquals(PanliteStats.snapshot().connectionsOpen(),
+                    registry.get("panlite.connections.open").gauges().stream().mapToDouble(Gauge::value).sum());
+            assertEquals(1, registry.get("panlite.connections.open").tag("database", "m.db").gauge().value());
             select(c, 1); // miss
             select(c, 2); // hit
             select(c, 3); // hit
@@ -70,9 +82,58 @@ class MetricsTest {
                 "panlite.write.gate.timeouts", "panlite.busy.retries", "panlite.busy.timeouts"}) {
             registry.get(name).functionCounter();
         }
-        FunctionTimer gate = registry.get("panlite.write.gate.waits").functionTimer();
-        assertEquals(PanliteStats.snapshot().gateWaits(), gate.count());
+        FunctionTimer gate = registry.get("panlite.write.gate.waits").tag("database", "m.db").functionTimer();
+        assertEquals(PanliteStats.snapshot("m.db").gateWaits(), gate.count());
         registry.get("panlite.busy.waits").functionTimer();
+        registry.get("panlite.litestream.waits").tag("database", "m.db").functionTimer();
+        for (String name : new String[] {"panlite.litestream.sync.requests", "panlite.litestream.sync.answered",
+                "panlite.litestream.sync.failed"}) {
+            assertEquals(0, count(registry, name, "m.db"));
+        }
+    }
+
+    /** t(a, b) with {@code rows} rows, no index on b. */
+    private static void table(Connection c, int rows) throws Exception {
+        try (Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE t(a INTEGER PRIMARY KEY, b INTEGER)");
+            s.executeUpdate("WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k WHERE i < " + rows + ")"
+                    + " INSERT INTO t SELECT i, i % 10 FROM k");
+        }
+    }
+
+    @Test
+    void statementMetersArePerDatabase() throws Exception {
+        MeterRegistry registry = new SimpleMeterRegistry();
+        new PanliteMetrics().bindTo(registry);
+        try (Connection scans = new dev.panlite.Driver().connect("jdbc:sqlite:" + dir.resolve("scans.db"), new Properties());
+                Connection indexed = new dev.panlite.Driver().connect("jdbc:sqlite:" + dir.resolve("indexed.db"), new Properties())) {
+            table(scans, 1000);
+            table(indexed, 1000);
+            try (Statement s = indexed.createStatement()) {
+                s.execute("CREATE INDEX t_b ON t(b)");
+            }
+            double vmScans = count(registry, "panlite.statements.vm.steps", "scans.db");
+            double vmIndexed = count(registry, "panlite.statements.vm.steps", "indexed.db");
+            for (Connection c : new Connection[] {scans, indexed}) {
+                try (PreparedStatement ps = c.prepareStatement("SELECT a FROM t WHERE b = ? ORDER BY a DESC")) {
+                    ps.setInt(1, 3);
+                    try (ResultSet rs = ps.executeQuery()) {
+                        while (rs.next()) { // a scan counts the rows it stepped through: all of them, here
+                            rs.getInt(1);
+                        }
+                    }
+                }
+            }
+            assertEquals(999, count(registry, "panlite.statements.fullscan.steps", "scans.db"), "one scan of 1000 rows");
+            assertEquals(0, count(registry, "panlite.statements.fullscan.steps", "indexed.db"));
+            assertTrue(count(registry, "panlite.statements.vm.steps", "scans.db") - vmScans >= 999);
+            assertTrue(count(registry, "panlite.statements.vm.steps", "indexed.db") > vmIndexed);
+            assertEquals(0, count(registry, "panlite.statements.sorts", "scans.db"), "the scan goes in a's order: no sort");
+            assertTrue(count(registry, "panlite.statements.sorts", "indexed.db") <= 1, "at most one sort of the 100 rows found");
+            assertEquals(0, count(registry, "panlite.statements.autoindexes", "scans.db"));
+            assertEquals(PanliteStats.snapshot().fullscanSteps(), count(registry, "panlite.statements.fullscan.steps"),
+                    "the meter without its tag is the total");
+        }
     }
 
     @Test
@@ -118,7 +179,9 @@ class MetricsTest {
             String names = get(http, base, "/actuator/metrics");
             for (String name : new String[] {"panlite.connections.open", "panlite.statement.cache.hits",
                     "panlite.statement.cache.misses", "panlite.statement.cache.evictions", "panlite.statements.executions",
-                    "panlite.statements.slow", "panlite.write.gate.waits", "panlite.busy.waits", "panlite.busy.retries"}) {
+                    "panlite.statements.slow", "panlite.write.gate.waits", "panlite.busy.waits", "panlite.busy.retries",
+                    "panlite.statements.fullscan.steps", "panlite.statements.sorts", "panlite.statements.autoindexes",
+                    "panlite.statements.vm.steps", "panlite.litestream.sync.requests", "panlite.litestream.waits"}) {
                 assertTrue(names.contains("\"" + name + "\""), name + " missing from " + names);
             }
             assertTrue(countOf(get(http, base, "/actuator/metrics/panlite.statement.cache.hits")) >= 2,
@@ -126,6 +189,10 @@ class MetricsTest {
             assertTrue(countOf(get(http, base, "/actuator/metrics/panlite.statements.slow")) >= 3,
                     "with a 1 ns threshold every statement is slow");
             get(http, base, "/actuator/metrics/panlite.write.gate.waits");
+            String vmSteps = get(http, base, "/actuator/metrics/panlite.statements.vm.steps?tag=database:web.db");
+            assertTrue(countOf(vmSteps) > 0, vmSteps);
+            assertTrue(get(http, base, "/actuator/metrics/panlite.statements.fullscan.steps").contains("\"web.db\""),
+                    "the database tag is listed among the available tags");
         } finally {
             PanliteStats.setSlowStatementThreshold(Duration.ZERO);
         }
