@@ -42,8 +42,13 @@ public final class LitestreamBarrier {
      * Litestream cannot be reached, does not replicate that database, or fails.
      */
     public Position await(Path database, Duration timeout) throws SQLException {
-        long seconds = Math.max(1, (timeout.toMillis() + 999) / 1000);
-        long deadline = System.nanoTime() + timeout.toNanos(); // Litestream's own timeout (rounded up) ends no sooner
+        if (timeout.isNegative()) {
+            throw new SQLException("timeout " + timeout + " is negative", SqlState.INVALID_ATTRIBUTE_VALUE);
+        }
+        // saturated: a timeout of centuries waits as long as a long of nanoseconds can say (292 years)
+        long nanos = timeout.compareTo(Duration.ofNanos(Long.MAX_VALUE / 2)) > 0 ? Long.MAX_VALUE / 2 : timeout.toNanos();
+        long seconds = Math.max(1, (nanos / 1_000_000 + 999) / 1000);
+        long deadline = System.nanoTime() + nanos; // Litestream's own timeout (rounded up) ends no sooner
         String response;
         try {
             response = LitestreamControl.post(socket, "/sync", LitestreamControl.syncBody(database, true, seconds), deadline);

@@ -176,6 +176,17 @@ final class PanlitePooledConnection implements PooledConnection {
                         }
                     }
                     return null;
+                case "abort":
+                    if (closed) {
+                        return null; // JDBC: aborting a closed connection does nothing
+                    }
+                    invokePhysical(method, args); // closes the physical connection: nothing to put back
+                    if (markClosed()) {
+                        physical.endLoan(this.proxy);
+                        fire(new SQLNonTransientConnectionException("The logical connection was aborted, which"
+                                + " closed the physical connection", SqlState.CONNECTION_DOES_NOT_EXIST));
+                    }
+                    return null;
                 default:
                     if (closed) {
                         throw closedException(method);
@@ -202,6 +213,14 @@ final class PanlitePooledConnection implements PooledConnection {
                     fire(sql);
                 }
                 throw cause;
+            }
+        }
+
+        private void invokePhysical(Method method, Object[] args) throws Throwable {
+            try {
+                method.invoke(physical, args);
+            } catch (InvocationTargetException e) {
+                throw e.getCause();
             }
         }
 

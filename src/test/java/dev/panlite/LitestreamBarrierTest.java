@@ -123,6 +123,16 @@ class LitestreamBarrierTest {
         assertEquals(SqlState.UNABLE_TO_CONNECT, e.getSQLState(), e::toString);
     }
 
+    /** A timeout of centuries is an SQLException-free long wait, not an ArithmeticException (adversarial review). */
+    @Test
+    void aTimeoutOfCenturiesIsAccepted() throws Exception {
+        SQLException e = assertTimeoutPreemptively(GUARD, () -> assertThrows(SQLException.class,
+                () -> new LitestreamBarrier(dir.resolve("none.sock")).await(dir.resolve("app.db"), Duration.ofDays(365L * 1000))));
+        assertEquals(SqlState.UNABLE_TO_CONNECT, e.getSQLState(), e::toString); // no socket: fails at once, as above
+        assertThrows(SQLException.class,
+                () -> new LitestreamBarrier(dir.resolve("none.sock")).await(dir.resolve("app.db"), Duration.ofSeconds(-1)));
+    }
+
     /** A socket that answers: the position Litestream reports. */
     @Test
     void anAnswerIsThePosition() throws Exception {

@@ -396,6 +396,9 @@ public final class Database {
         } else if ((rc & 0xff) == Sqlite.ERROR && Sqlite.errorOffset(db) >= 0) {
             phase = ResultCodes.Phase.PREPARE; // SQLite points into the text: a grammar or schema error
         }
+        if (transactions.endedBySqlite()) { // SQLite rolled back the transaction the driver began (FULL, IOERR, NOMEM, OR ROLLBACK)
+            message += " (SQLite rolled back the transaction: nothing of it is committed; call rollback() and run it again)";
+        }
         return ResultCodes.exception(extended, message, sql, phase);
     }
 

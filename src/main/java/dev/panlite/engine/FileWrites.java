@@ -58,7 +58,9 @@ final class FileWrites {
             while ((rc = Sqlite.step(explain)) == Sqlite.ROW) {
                 int address = Sqlite.columnInt(explain, 0); // addr, opcode, p1, p2, p3, ...
                 if (address <= lastAddress) {
-                    break; // a trigger's program follows: its writes were begun by the statement's own
+                    // a trigger's program follows: its writes were begun by the statement's own
+                    // (the whole of which was read, and wrote no file)
+                    return false;
                 }
                 lastAddress = address;
                 String opcode = Sqlite.columnText(explain, 1);

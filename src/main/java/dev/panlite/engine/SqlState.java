@@ -38,6 +38,8 @@ public final class SqlState {
     public static final String INVALID_CURSOR_STATE = "24000";
     /** 25006: a write in a read-only transaction or database. */
     public static final String READ_ONLY_SQL_TRANSACTION = "25006";
+    /** 40000: the transaction was rolled back (by SQLite, after an error): nothing of it is committed. */
+    public static final String TRANSACTION_ROLLBACK = "40000";
     /** 40001: busy or locked: the transaction may succeed when retried. */
     public static final String SERIALIZATION_FAILURE = "40001";
     /** 42000: a syntax error or an access rule. */

@@ -108,9 +108,12 @@ public final class TextExecution {
                     continue;
                 }
                 // a query that is the whole text, run before: cached on close, so the next run skips the prepare
-                boolean cacheable = query != 0 && at == 0 && cache != null
-                        && !SqlText.hasMoreSql(utf8, scratch.tailOffset()) && ranBefore(sqlText);
-                Stmt stmt = query == 0 ? null : new Stmt(database, query, sqlText, cacheable);
+                boolean wholeText = at == 0 && !SqlText.hasMoreSql(utf8, scratch.tailOffset());
+                boolean cacheable = query != 0 && wholeText && cache != null && ranBefore(sqlText);
+                // a statement of a longer text is known by its own SQL: what it is (a query, a PRAGMA)
+                // is decided from it, not from the text's first statement
+                Stmt stmt = query == 0 ? null
+                        : new Stmt(database, query, wholeText ? sqlText : Sqlite.sql(query), cacheable);
                 if (stmt != null) {
                     stmt.markStepped();
                 }

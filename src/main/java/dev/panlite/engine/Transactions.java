@@ -2,6 +2,7 @@ package dev.panlite.engine;
 
 import dev.panlite.ffi.Sqlite;
 import java.sql.SQLException;
+import java.sql.SQLTransactionRollbackException;
 
 /**
  * A connection's transactions as JDBC sees them: auto-commit, the lazy BEGIN before the first
@@ -16,6 +17,13 @@ public final class Transactions {
     private boolean autoCommit = true;
     private long transactionNumber; // counts transactions the driver began: savepoints belong to one
     private boolean readOnly; // JDBC read-only (query_only): see setReadOnly
+    // The driver began a transaction (auto-commit off) that its commit or rollback has not ended yet.
+    private boolean begun;
+    // SQLite rolled that transaction back on its own after an error (SQLITE_FULL, IOERR, NOMEM,
+    // OR ROLLBACK): until rollback(), statements are refused and commit() and setAutoCommit(true) say
+    // so, rather than return as if the work were committed (a retried commit() lost acknowledged
+    // work: the fault sweeps of issue 29), as PostgreSQL refuses statements in an aborted transaction.
+    private boolean rolledBackBySqlite;
 
     Transactions(Database database, EngineConfig config) {
         this.database = database;
@@ -46,6 +54,11 @@ public final class Transactions {
     public void beforeExecute() throws SQLException {
         assert database.isLockedByMe();
         database.checkOpen();
+        if (rolledBackBySqlite) { // no statement may run as part of a transaction that is gone
+            throw new SQLTransactionRollbackException("SQLite rolled back the transaction after an earlier statement"
+                    + " failed (see that statement's exception): call rollback(), then run the transaction again",
+                    SqlState.TRANSACTION_ROLLBACK);
+        }
         if (!autoCommit && Sqlite.getAutocommit(database.handle())) {
             transactionNumber++;
             if (readOnlyAny()) {
@@ -61,7 +74,33 @@ public final class Transactions {
                     writeAccess.releaseIfNoTransaction(); // BEGIN failed: nothing holds SQLite's lock
                 }
             }
+            begun = true;
         }
+    }
+
+    /**
+     * Called as a statement's failure is reported: true when that failure made SQLite roll back the
+     * transaction the driver began (SQLite is back in auto-commit mode, the driver's flag is off).
+     * Remembered until rollback(). Lock held.
+     */
+    boolean endedBySqlite() {
+        if (begun && !autoCommit && !database.isClosed() && Sqlite.getAutocommit(database.handle())) {
+            begun = false;
+            rolledBackBySqlite = true;
+        }
+        return rolledBackBySqlite;
+    }
+
+    /** commit() or setAutoCommit(true) after SQLite rolled back on its own: what is open since goes too. */
+    private void refuseCommitAfterSqlitesRollback() throws SQLException {
+        rolledBackBySqlite = false;
+        begun = false;
+        if (inTransaction()) {
+            tx.rollback(); // statements run since belonged to the lost transaction as far as the application knows
+        }
+        throw new SQLTransactionRollbackException("Nothing was committed: SQLite rolled back the transaction after"
+                + " an earlier statement failed (see that statement's exception); run the transaction again",
+                SqlState.TRANSACTION_ROLLBACK);
     }
 
     /** Begins a transaction now unless one is open (a savepoint needs one under auto-commit off). */
@@ -90,11 +129,18 @@ public final class Transactions {
      */
     public void setAutoCommit(boolean on) throws SQLException {
         try {
+            if (on && !autoCommit && rolledBackBySqlite) {
+                autoCommit = true; // switched on all the same, as asked; the caller learns its work is gone
+                refuseCommitAfterSqlitesRollback();
+            }
             if (on && inTransaction()) {
                 tx.commit();
             }
         } finally {
             database.writeAccess().releaseIfNoTransaction();
+        }
+        if (on) {
+            begun = false;
         }
         autoCommit = on;
     }
@@ -102,9 +148,13 @@ public final class Transactions {
     /** Commits the open transaction, if any; a failed COMMIT (e.g. BUSY) leaves it open to retry. */
     public void commit() throws SQLException {
         try {
+            if (rolledBackBySqlite) {
+                refuseCommitAfterSqlitesRollback();
+            }
             if (inTransaction()) {
                 tx.commit();
             }
+            begun = false;
         } finally {
             database.writeAccess().releaseIfNoTransaction(); // a failed COMMIT leaves the transaction, and the gate, to retry
         }
@@ -119,8 +169,10 @@ public final class Transactions {
         autoCommit = true;
     }
 
-    /** Rolls back the open transaction, if any. */
+    /** Rolls back the open transaction, if any (also what SQLite's own rollback left to report). */
     public void rollback() throws SQLException {
+        rolledBackBySqlite = false;
+        begun = false;
         try {
             if (inTransaction()) {
                 tx.rollback();

@@ -133,7 +133,10 @@ class WhoWritesTest {
      */
     @Test
     void tempTablesNeverWaitForTheGate() throws SQLException {
-        TestDb.exec(c, "CREATE TEMP TABLE x(a)", "INSERT INTO temp.x VALUES (1)", "INSERT INTO x VALUES (2)",
+        // a TEMP trigger that writes no file adds a program to the statement's: still no file written
+        // (adversarial review: the trigger's program read as "writes")
+        TestDb.exec(c, "CREATE TEMP TABLE x(a)", "CREATE TEMP TRIGGER xt AFTER INSERT ON x BEGIN SELECT 1; END",
+                "INSERT INTO temp.x VALUES (1)", "INSERT INTO x VALUES (2)",
                 "UPDATE x SET a = a + 10", "CREATE INDEX temp.x_a ON x(a)", "CREATE TEMP VIEW xv AS SELECT a FROM x",
                 "INSERT INTO temp.x SELECT id FROM main.t", "DELETE FROM x WHERE a = 12",
                 "CREATE TEMP TABLE y AS SELECT * FROM t");

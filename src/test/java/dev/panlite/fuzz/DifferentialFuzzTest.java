@@ -102,7 +102,8 @@ class DifferentialFuzzTest {
         if (!failing.isEmpty()) {
             StringBuilder m = new StringBuilder("differential fuzz, seed " + seed + ": " + failing.size() + " finding(s)\n\n");
             for (Finding f : failing.subList(0, Math.min(3, failing.size()))) {
-                m.append(f.where()).append('\n').append(f.message()).append('\n')
+                m.append(f.where()).append(f.key() == null ? "" : " [" + DiffKnown.describe(f.key()) + "]").append('\n')
+                        .append(f.message()).append('\n')
                         .append("reproduce: ").append(command(f.seed(), f.round())).append("\n\n");
             }
             m.append("all of them: ").append(out.resolve("seed" + seed + "-findings.txt"));
@@ -188,8 +189,9 @@ class DifferentialFuzzTest {
                     && (new Random(wideSeed).nextInt(3) == 0 || "always".equals(System.getProperty("panlite.difffuzz.wide")))) {
                 wideChild(wideSeed, engineLimit);
             }
-            if (findings.isEmpty()) {
-                deleteTree(dir);
+            Set<String> known = DiffKnown.active();
+            if (findings.stream().allMatch(f -> f.key() != null && known.contains(f.key()))) {
+                deleteTree(dir); // its files are made again by the seed; kept only for a failing finding
             }
             return findings;
         }

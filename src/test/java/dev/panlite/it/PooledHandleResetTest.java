@@ -112,6 +112,22 @@ class PooledHandleResetTest {
         assertEquals(List.of("error"), events.seen);
     }
 
+    /** abort() through a handle closes the physical connection: the pool hears of an error (adversarial review: it heard nothing). */
+    @Test
+    void abortingAHandleTellsThePoolTheConnectionIsGone() throws SQLException {
+        Connection first = pooled.getConnection();
+        TestDb.exec(first, "BEGIN; INSERT INTO t VALUES (7)");
+        first.abort(Runnable::run);
+        assertTrue(first.isClosed());
+        assertEquals(List.of("error"), events.seen);
+        assertEquals("08003", events.errors.get(0).getSQLState());
+        assertThrows(SQLException.class, pooled::getConnection, "never handed out again");
+        first.abort(Runnable::run); // aborting it again does nothing
+        first.close();
+        assertEquals(List.of("error"), events.seen);
+        assertEquals("", committedRows());
+    }
+
     /** The same with a transaction begun by SQL that the reset's ROLLBACK fails to end: nothing of it is committed. */
     @Test
     void aResetWhoseRollbackFailsCommitsNothing() throws SQLException {

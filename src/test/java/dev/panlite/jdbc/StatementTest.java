@@ -256,6 +256,11 @@ class StatementTest {
                     + " PRAGMA user_version"));
             assertEquals(7, scalar("PRAGMA user_version"));
             assertEquals(4, scalar("SELECT count(*) FROM t"));
+            // a PRAGMA that returns rows after another statement is no query either (adversarial review:
+            // it was judged by the text's first statement, so the INSERT ran and then the PRAGMA was refused)
+            assertEquals(1, s.executeUpdate("INSERT INTO t(x) VALUES (101); PRAGMA table_info(t)"));
+            assertEquals(1, s.executeUpdate("INSERT INTO t(x) VALUES (102); PRAGMA integrity_check; PRAGMA user_version"));
+            assertEquals(6, scalar("SELECT count(*) FROM t"));
         }
     }
 

@@ -14,6 +14,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.SQLTransactionRollbackException;
 import java.sql.SQLIntegrityConstraintViolationException;
 import java.sql.SQLTransientException;
 import java.sql.Savepoint;
@@ -550,6 +551,14 @@ class TransactionTest {
             lockExclusively(c2); // SQLite rolled back: no lock held
             assertEquals(0, count(c2));
 
+            assertTrue(e.getMessage().contains("SQLite rolled back the transaction"), e::getMessage);
+            // until rollback(), no statement runs as part of the lost transaction, and commit() says so:
+            // a retried commit() returned normally while the work was gone (the fault sweeps, issue 29)
+            assertThrows(SQLTransactionRollbackException.class, () -> insert(c1, "x"));
+            SQLException lost = assertThrows(SQLTransactionRollbackException.class, c1::commit);
+            assertEquals("40000", lost.getSQLState());
+            c1.commit(); // reported once: there is nothing left to commit
+
             // the next statement begins a fresh transaction (not auto-committed)
             insert(c1, "b");
             assertEquals(List.of("b"), values(c1));
@@ -557,12 +566,12 @@ class TransactionTest {
             c1.commit();
             assertEquals(List.of("b"), values(c2));
 
-            // commit() right after SQLite's own rollback does not fail either
+            // rollback() after SQLite's own rollback ends it quietly
             TestDb.exec(c1, "INSERT INTO t(id, v) VALUES (10, 'c')");
             assertThrows(SQLException.class,
                     () -> TestDb.exec(c1, "INSERT OR ROLLBACK INTO t(id, v) VALUES (10, 'dup')"));
-            c1.commit();
             c1.rollback();
+            c1.commit();
             assertEquals(List.of("b"), values(c2));
         }
     }
@@ -581,6 +590,8 @@ class TransactionTest {
                 assertThrows(SQLIntegrityConstraintViolationException.class, p::executeUpdate);
                 assertThrows(SQLException.class, () -> c1.rollback(sp), "the savepoint went with the transaction");
                 p.setString(1, "y");
+                assertThrows(SQLTransactionRollbackException.class, p::executeUpdate, "refused until rollback()");
+                c1.rollback();
                 assertEquals(1, p.executeUpdate(), "a fresh transaction began");
             }
             try (Statement s = c2.createStatement(); ResultSet rs = s.executeQuery("SELECT count(*) FROM r")) {
@@ -675,7 +686,9 @@ class TransactionTest {
             Savepoint old = c1.setSavepoint("a");
             TestDb.exec(c1, "INSERT INTO r(v) VALUES ('x')");
             assertThrows(SQLException.class, () -> TestDb.exec(c1, "INSERT INTO r(v) VALUES ('x')"));
-            // SQLite ended that transaction; the next statement begins another
+            // SQLite ended that transaction: refused until rollback(); the next statement then begins another
+            assertThrows(SQLTransactionRollbackException.class, () -> TestDb.exec(c1, "INSERT INTO r(v) VALUES ('y')"));
+            c1.rollback();
             TestDb.exec(c1, "INSERT INTO r(v) VALUES ('y')");
             c1.setSavepoint("a");
             TestDb.exec(c1, "INSERT INTO r(v) VALUES ('z')");
