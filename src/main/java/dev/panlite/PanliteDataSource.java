@@ -844,4 +844,44 @@ public class PanliteDataSource implements DataSource {
     public void setCellSizeCheck(String value) {
         set(Setting.CELL_SIZE_CHECK, value);
     }
+
+    /** @see Setting#STATEMENT_DIAGNOSTICS */
+    public String getStatementDiagnostics() {
+        return get(Setting.STATEMENT_DIAGNOSTICS);
+    }
+
+    /** @see Setting#STATEMENT_DIAGNOSTICS */
+    public void setStatementDiagnostics(String value) {
+        set(Setting.STATEMENT_DIAGNOSTICS, value);
+    }
+
+    /** @see Setting#FULLSCAN_THRESHOLD */
+    public String getFullscanThreshold() {
+        return get(Setting.FULLSCAN_THRESHOLD);
+    }
+
+    /** @see Setting#FULLSCAN_THRESHOLD */
+    public void setFullscanThreshold(String value) {
+        set(Setting.FULLSCAN_THRESHOLD, value);
+    }
+
+    /** @see Setting#SORT_THRESHOLD */
+    public String getSortThreshold() {
+        return get(Setting.SORT_THRESHOLD);
+    }
+
+    /** @see Setting#SORT_THRESHOLD */
+    public void setSortThreshold(String value) {
+        set(Setting.SORT_THRESHOLD, value);
+    }
+
+    /** @see Setting#AUTOINDEX_THRESHOLD */
+    public String getAutoindexThreshold() {
+        return get(Setting.AUTOINDEX_THRESHOLD);
+    }
+
+    /** @see Setting#AUTOINDEX_THRESHOLD */
+    public void setAutoindexThreshold(String value) {
+        set(Setting.AUTOINDEX_THRESHOLD, value);
+    }
 }
