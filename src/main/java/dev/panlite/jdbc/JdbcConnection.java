@@ -84,6 +84,29 @@ public final class JdbcConnection implements PanliteConnection {
         db.unlock();
     }
 
+    // The statements whose methods are on the lock holder's stack, innermost last. A statement's
+    // lockOpen pushes itself and hands out statementHeld, which pops it: one Held per connection,
+    // so creating a statement allocates none (try-with-resources closes them in reverse order).
+    private JdbcStatement[] entered = new JdbcStatement[8];
+    private int enteredCount;
+    private final Held statementHeld = this::leaveStatement;
+
+    /** After {@code statement} took the lock (and counted its entry): what releases both. Lock held. */
+    Held entered(JdbcStatement statement) {
+        if (enteredCount == entered.length) { // callbacks nested this deep: rare
+            entered = java.util.Arrays.copyOf(entered, enteredCount * 2);
+        }
+        entered[enteredCount++] = statement;
+        return statementHeld;
+    }
+
+    private void leaveStatement() {
+        JdbcStatement statement = entered[--enteredCount];
+        entered[enteredCount] = null;
+        statement.left();
+        unlock();
+    }
+
     // ------------------------------------------------------------------ statement tracking (lock held)
 
     void track(JdbcStatement s) {

@@ -115,14 +115,12 @@ public class JdbcStatement implements Statement, dev.panlite.PanliteStatement {
         if (entries++ == 0) {
             entryCallbackDepth = depth;
         }
-        return held;
+        return connection.entered(this); // the connection's one Held for statements: none per statement
     }
 
-    private final Held held = this::unlock;
-
-    private void unlock() {
+    /** This statement's method returns: called by the connection's statement {@link Held}. Lock held. */
+    final void left() {
         entries--;
-        connection.unlock();
     }
 
     /** True while SQLite is inside this statement's SQL (a callback of it is running). Lock held. */

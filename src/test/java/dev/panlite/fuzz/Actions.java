@@ -837,6 +837,9 @@ final class Actions {
 
     /** Shares a result set with the other threads ({@code percent} of the time), else reads and closes it. */
     static void keepOrDrain(Ctx x, ResultSet rs, int percent) throws SQLException {
+        if (rs == null) { // the statement is shared: another thread's execute or close took its result first
+            return;
+        }
         if (x.chance(percent)) {
             x.w.results.put(x.r, rs);
         } else {
