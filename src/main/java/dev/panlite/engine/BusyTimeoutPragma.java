@@ -177,24 +177,7 @@ record BusyTimeoutPragma(Integer value, int end, boolean malformed) {
 
         /** Skips white space and comments; true (for chaining). */
         boolean skip() {
-            while (i < sql.length) {
-                byte b = sql[i];
-                if (b == ' ' || b == '\t' || b == '\n' || b == '\r' || b == '\f') {
-                    i++;
-                } else if (b == '-' && i + 1 < sql.length && sql[i + 1] == '-') {
-                    while (i < sql.length && sql[i] != '\n') {
-                        i++;
-                    }
-                } else if (b == '/' && i + 1 < sql.length && sql[i + 1] == '*') {
-                    int end = i + 2;
-                    while (end + 1 < sql.length && !(sql[end] == '*' && sql[end + 1] == '/')) {
-                        end++;
-                    }
-                    i = Math.min(end + 2, sql.length);
-                } else {
-                    break;
-                }
-            }
+            i = SqlText.skipSpace(sql, i, false);
             return true;
         }
 

@@ -232,10 +232,18 @@ public final class SqlText {
 
     /** True when anything but whitespace, semicolons and comments follows {@code from} in UTF-8 SQL. */
     public static boolean hasMoreSql(byte[] sql, int from) {
+        return skipSpace(sql, from, true) < sql.length;
+    }
+
+    /**
+     * The index of the first byte at or after {@code from} in UTF-8 SQL that is not whitespace or a
+     * comment (nor, with {@code semicolons}, a semicolon); {@code sql.length} when there is none.
+     */
+    static int skipSpace(byte[] sql, int from, boolean semicolons) {
         int i = from;
         while (i < sql.length) {
             byte b = sql[i];
-            if (b == ' ' || b == '\t' || b == '\n' || b == '\r' || b == '\f' || b == ';') {
+            if (b == ' ' || b == '\t' || b == '\n' || b == '\r' || b == '\f' || semicolons && b == ';') {
                 i++;
             } else if (b == '-' && i + 1 < sql.length && sql[i + 1] == '-') {
                 while (i < sql.length && sql[i] != '\n') {
@@ -246,11 +254,11 @@ public final class SqlText {
                 while (end + 1 < sql.length && !(sql[end] == '*' && sql[end + 1] == '/')) {
                     end++;
                 }
-                i = end + 2;
+                i = Math.min(end + 2, sql.length);
             } else {
-                return true;
+                return i;
             }
         }
-        return false;
+        return sql.length;
     }
 }
