@@ -51,16 +51,7 @@ public class JdbcStatement implements Statement, dev.panlite.PanliteStatement {
     private boolean poolable;
     private SQLWarning warnings;
     private List<String> batch;
-    // results already run, after the current one: update counts, then the result set of the query that ended them
-    private long[] aheadCounts = NO_KEYS;
-    private int aheadFrom;
-    private int aheadTo;
-    private AbstractResultSet aheadResult;
-    private Stmt aheadStmt; // aheadResult's statement (see resultStmt)
-    // the part of a multi-statement text not run yet, run by getMoreResults past the query before it
-    private String pendingSql;
-    private byte[] pendingUtf8;
-    private int pendingOffset;
+    private ResultsAhead ahead; // a multi-statement text's results after the current one; made at the first such text
     // generated keys of the last execution: asked for, or the incumbent's way (jdbc.get_generated_keys)
     String generatedKeyLabel;
     static final long[] NO_KEYS = {};
@@ -149,14 +140,8 @@ public class JdbcStatement implements Statement, dev.panlite.PanliteStatement {
      */
     final void closeResult() throws SQLException {
         closeCurrentResult();
-        aheadFrom = aheadTo = 0;
-        pendingSql = null;
-        pendingUtf8 = null;
-        if (aheadResult != null) {
-            AbstractResultSet old = aheadResult;
-            aheadResult = null;
-            aheadStmt = null;
-            old.closeLocked();
+        if (ahead != null) {
+            ahead.drop();
         }
     }
 
@@ -167,6 +152,13 @@ public class JdbcStatement implements Statement, dev.panlite.PanliteStatement {
             result = null;
             old.closeLocked();
         }
+    }
+
+    private ResultsAhead ahead() {
+        if (ahead == null) {
+            ahead = new ResultsAhead();
+        }
+        return ahead;
     }
 
     /** Called by a result set of this statement when it closes. */
@@ -229,9 +221,7 @@ public class JdbcStatement implements Statement, dev.panlite.PanliteStatement {
                 boolean more = SqlText.hasMoreSql(utf8, tail);
                 if (executed.query() != null) {
                     if (more) {
-                        pendingSql = sql;
-                        pendingUtf8 = utf8;
-                        pendingOffset = tail;
+                        ahead().setPending(sql, utf8, tail);
                     }
                     Stmt query = executed.query();
                     AbstractResultSet rows;
@@ -249,8 +239,7 @@ public class JdbcStatement implements Statement, dev.panlite.PanliteStatement {
                         result = rows;
                         resultStmt = query; // asked only by executeUpdate: execute and executeQuery pay nothing
                     } else {
-                        aheadResult = rows;
-                        aheadStmt = query;
+                        ahead().setResult(rows, query);
                     }
                     return first;
                 }
@@ -264,10 +253,7 @@ public class JdbcStatement implements Statement, dev.panlite.PanliteStatement {
                     updateCount = count;
                     first = false;
                 } else {
-                    if (aheadTo == aheadCounts.length) {
-                        aheadCounts = java.util.Arrays.copyOf(aheadCounts, Math.max(4, aheadTo * 2));
-                    }
-                    aheadCounts[aheadTo++] = count;
+                    ahead().addCount(count);
                 }
                 if (!more) {
                     return false;
@@ -294,7 +280,7 @@ public class JdbcStatement implements Statement, dev.panlite.PanliteStatement {
     public ResultSet executeQuery(String sql) throws SQLException {
         try (var held = lockOpen()) {
             boolean rows = run(sql, null);
-            while (!rows && (aheadFrom < aheadTo || aheadResult != null)) {
+            while (!rows && ahead != null && ahead.hasRun()) {
                 rows = nextResult(); // past the counts of the statements before the first query: they ran
             }
             if (!rows) {
@@ -320,7 +306,7 @@ public class JdbcStatement implements Statement, dev.panlite.PanliteStatement {
         try (var held = lockOpen()) {
             long before = db.totalChanges();
             boolean rows = run(sql, keyLabel, true);
-            if (!rows && aheadTo == 0 && aheadResult == null && pendingSql == null) {
+            if (!rows && (ahead == null || ahead.isEmpty())) {
                 return updateCount; // one statement that returns no rows: the common case
             }
             // every statement runs, in order; those that return rows but are not queries (PRAGMA,
@@ -487,27 +473,27 @@ public class JdbcStatement implements Statement, dev.panlite.PanliteStatement {
     private boolean nextResult() throws SQLException {
         closeCurrentResult();
         updateCount = -1;
-        if (aheadFrom < aheadTo) {
-            updateCount = aheadCounts[aheadFrom++];
+        if (ahead == null) {
             return false;
         }
-        aheadFrom = aheadTo = 0;
-        if (aheadResult != null) {
-            result = aheadResult;
-            resultStmt = aheadStmt;
-            aheadResult = null;
-            aheadStmt = null;
+        if (ahead.hasCount()) {
+            updateCount = ahead.nextCount();
+            return false;
+        }
+        if (ahead.hasResult()) {
+            resultStmt = ahead.resultStmt();
+            result = ahead.takeResult();
             return true;
         }
-        String sql = pendingSql;
+        String sql = ahead.pendingSql();
         if (sql == null) {
             return false;
         }
-        byte[] utf8 = pendingUtf8;
-        pendingSql = null;
-        pendingUtf8 = null;
+        byte[] utf8 = ahead.pendingUtf8();
+        int offset = ahead.pendingOffset();
+        ahead.setPending(null, null, 0);
         db.transactions().beforeExecute();
-        return runFrom(sql, utf8, pendingOffset);
+        return runFrom(sql, utf8, offset);
     }
 
     // ------------------------------------------------------------------ batches

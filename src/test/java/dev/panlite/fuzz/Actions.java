@@ -1026,14 +1026,21 @@ final class Actions {
             }
         });
         addConn("diag.inFunction", 1, (x, c) -> {
-            World w = x.w;
+            // The function reads statements of its own connection only: one of another connection would
+            // wait for that connection's lock while holding its own, and two such functions running at
+            // once on two connections wait for each other for ever (lock order is the application's, as
+            // with any two locks; seed 3 of the misuse fuzz met it).
+            List<Statement> mine = new java.util.concurrent.CopyOnWriteArrayList<>();
             c.unwrap(PanliteConnection.class).createFunction("fz_counters", -1, false, args -> {
-                java.util.Random r = java.util.concurrent.ThreadLocalRandom.current();
-                Statement s = r.nextBoolean() ? w.statements.pick(r) : w.prepared.pick(r);
-                return s == null ? 0 : s.unwrap(dev.panlite.PanliteStatement.class).counters().vmSteps();
+                Statement s = mine.get(java.util.concurrent.ThreadLocalRandom.current().nextInt(mine.size()));
+                return s.unwrap(dev.panlite.PanliteStatement.class).counters().vmSteps();
             });
+            PreparedStatement p = c.prepareStatement("SELECT b FROM t WHERE b = ?");
+            x.w.prepared.put(x.r, p);
+            mine.add(p);
             Statement s = c.createStatement();
-            x.w.statements.put(x.r, s); // the function may meet the very statement running it
+            mine.add(s); // the function meets the very statement running it
+            x.w.statements.put(x.r, s);
             keepOrDrain(x, s.executeQuery("SELECT fz_counters(), b FROM t ORDER BY b"), 30);
         });
         add("diag.stats", 1, x -> {
