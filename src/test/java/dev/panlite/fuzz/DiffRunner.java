@@ -523,16 +523,25 @@ final class DiffRunner {
             }
             int result = 0;
             if (path.reference()) {
+                // The driver runs the statements up to the next query together (at execute, or at the
+                // getMoreResults past a query), so an error among them is thrown there, before the counts
+                // of those that ran ahead of it (README, "Several statements in one string"): the reference
+                // drops those counts too.
+                int sinceQuery = out.lines.size();
                 for (String s : e.statements()) {
                     boolean isRs;
                     try {
                         isRs = st.execute(s);
                     } catch (SQLException x) {
+                        out.lines.subList(sinceQuery, out.lines.size()).clear();
                         out.add(op, "exec " + exception(x), x.getMessage(), Context.RESULT_LOOP);
                         return;
                     }
                     if (!resultOfLoop(st, isRs, result++)) {
                         return;
+                    }
+                    if (isRs) {
+                        sinceQuery = out.lines.size();
                     }
                 }
                 out.add(op, "exec end", Context.RESULT_LOOP);
