@@ -527,6 +527,12 @@ public final class Database {
         return Sqlite.changes(db);
     }
 
+    /** The most columns a table, index or result set may have on this connection (SQLITE_LIMIT_COLUMN in force). */
+    public int columnLimit() {
+        assert isLockedByMe();
+        return Sqlite.limit(db, Sqlite.LIMIT_COLUMN, -1);
+    }
+
     public long totalChanges() {
         assert isLockedByMe();
         return Sqlite.totalChanges(db);

@@ -403,6 +403,9 @@ public final class Sqlite {
         }
     }
 
+    public static final int LIMIT_COLUMN = 2; // SQLITE_LIMIT_COLUMN
+
+    /** sqlite3_limit: sets limit {@code id} to {@code value} (a negative value only reads it); returns the limit before. */
     public static int limit(long db, int id, int value) {
         try {
             return (int) LIMIT.invokeExact(ptr(db), id, value);

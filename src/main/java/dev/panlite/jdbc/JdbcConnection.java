@@ -61,6 +61,13 @@ public final class JdbcConnection implements PanliteConnection {
         return dates;
     }
 
+    /** SQLITE_LIMIT_COLUMN in force on this connection: DatabaseMetaData's column maxima. */
+    int columnLimit() throws SQLException {
+        try (var held = lockOpen()) {
+            return db.columnLimit();
+        }
+    }
+
     /**
      * Takes the connection lock and checks the connection is open:
      * {@code try (var held = lockOpen()) { ... }} releases it.

@@ -982,8 +982,7 @@ final class JdbcDatabaseMetaData implements DatabaseMetaData {
 
     @Override
     public int getMaxColumnsInIndex() throws SQLException {
-        check();
-        return 2000; // SQLITE_MAX_COLUMN's default
+        return connection.columnLimit(); // the limit in force: the bundled engine's 32,767, limit_column, a system SQLite's 2,000
     }
 
     @Override
@@ -994,14 +993,12 @@ final class JdbcDatabaseMetaData implements DatabaseMetaData {
 
     @Override
     public int getMaxColumnsInSelect() throws SQLException {
-        check();
-        return 2000;
+        return connection.columnLimit(); // the limit in force: the bundled engine's 32,767, limit_column, a system SQLite's 2,000
     }
 
     @Override
     public int getMaxColumnsInTable() throws SQLException {
-        check();
-        return 2000;
+        return connection.columnLimit(); // the limit in force: the bundled engine's 32,767, limit_column, a system SQLite's 2,000
     }
 
     @Override

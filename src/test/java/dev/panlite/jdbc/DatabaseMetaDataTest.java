@@ -591,4 +591,34 @@ class DatabaseMetaDataTest {
         assertThrows(SQLException.class, md::getURL);
         assertThrows(SQLException.class, md::isReadOnly);
     }
+
+    /** The column maxima are the limit in force (the bundled engine allows 32,767), not a constant. */
+    @Test
+    void columnMaximaAreTheLimitInForce() throws SQLException {
+        int max = md.getMaxColumnsInTable();
+        assertEquals(max, md.getMaxColumnsInSelect());
+        assertEquals(max, md.getMaxColumnsInIndex());
+        try (Statement s = conn.createStatement()) {
+            s.execute("CREATE TABLE widest (" + columns(max) + ")"); // the most it says: accepted
+            SQLException tooWide = assertThrows(SQLException.class,
+                    () -> s.execute("CREATE TABLE wider (" + columns(max + 1) + ")"));
+            assertTrue(tooWide.getMessage().contains("too many columns"), tooWide.getMessage());
+        }
+        try (Connection limited = new Driver().connect("jdbc:sqlite:" + dir.resolve("meta.db") + "?limit_column=100",
+                new Properties())) {
+            DatabaseMetaData lmd = limited.getMetaData();
+            assertEquals(100, lmd.getMaxColumnsInTable());
+            assertEquals(100, lmd.getMaxColumnsInSelect());
+            limited.close();
+            assertThrows(SQLException.class, lmd::getMaxColumnsInTable);
+        }
+    }
+
+    private static String columns(int n) {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < n; i++) {
+            b.append(i == 0 ? "" : ", ").append('c').append(i);
+        }
+        return b.toString();
+    }
 }
