@@ -64,6 +64,10 @@ abstract class AbstractResultSet implements ResultSet {
     protected int fetchSize;
     protected final long maxRows;
     private String[] lowerLabels; // for case-insensitive findColumn, built on first use
+    // a wide result's labels -> their first column, built at the first findColumn: a row read by label is
+    // then linear in its width, not quadratic (a narrow one is scanned, which allocates nothing)
+    private java.util.Map<String, Integer> labelIndex;
+    private static final int SCAN_LABELS_UP_TO = 32;
 
     AbstractResultSet(JdbcStatement statement, Dates dates, long maxRows) {
         this.statement = statement;
@@ -226,9 +230,26 @@ abstract class AbstractResultSet implements ResultSet {
     private int findColumnGuarded(String columnLabel) throws SQLException {
         int n = columnCount();
         // exact match first: no allocation on the common path
-        for (int i = 0; i < n; i++) {
-            if (columnLabel.equals(columnLabel(i))) {
-                return i + 1;
+        if (n > SCAN_LABELS_UP_TO) {
+            if (labelIndex == null) {
+                java.util.Map<String, Integer> index = java.util.HashMap.newHashMap(n);
+                for (int i = 0; i < n; i++) {
+                    String label = columnLabel(i);
+                    if (label != null) {
+                        index.putIfAbsent(label, i + 1); // the first of equal labels, as the scan finds
+                    }
+                }
+                labelIndex = index;
+            }
+            Integer column = labelIndex.get(columnLabel);
+            if (column != null) {
+                return column;
+            }
+        } else {
+            for (int i = 0; i < n; i++) {
+                if (columnLabel.equals(columnLabel(i))) {
+                    return i + 1;
+                }
             }
         }
         if (lowerLabels == null) {

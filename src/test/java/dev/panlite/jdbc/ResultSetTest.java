@@ -652,4 +652,30 @@ class ResultSetTest {
             other.join(); // the other thread's answer, or what it threw
         }
     }
+
+    /** A wide result finds its columns by label (through an index built once) exactly as a narrow one does by scanning. */
+    @Test
+    void findColumnOnAWideResultFollowsTheScansRules() throws SQLException {
+        for (int width : new int[] {8, 400}) { // below and above the width where the index is used
+            StringBuilder select = new StringBuilder("SELECT ");
+            for (int i = 0; i < width; i++) {
+                select.append(i == 0 ? "" : ", ").append(i).append(" AS ").append(i % 3 == 0 ? "Dup" : "col" + i);
+            }
+            try (Statement s = conn.createStatement(); ResultSet rs = s.executeQuery(select.toString())) {
+                assertTrue(rs.next());
+                assertEquals(1, rs.findColumn("Dup"), "the first of equal labels");
+                assertEquals(1, rs.findColumn("dUP"), "case-insensitive after the exact match");
+                assertEquals(2, rs.findColumn("col1"));
+                assertEquals(3, rs.findColumn("COL2"));
+                assertEquals(2, rs.findColumn("t.col1"), "a qualified label matches its last part");
+                for (int i = 1; i < width; i++) {
+                    if (i % 3 != 0) {
+                        assertEquals(i + 1, rs.findColumn("col" + i));
+                        assertEquals(i, rs.getInt("col" + i));
+                    }
+                }
+                assertThrows(SQLException.class, () -> rs.findColumn("nothing"));
+            }
+        }
+    }
 }
