@@ -16,7 +16,7 @@ import org.openjdk.jmh.infra.Blackhole;
  * (docs/experiments/050): the incumbent, Panlite, and Panlite with rows read in place and batch rows
  * run from Java (its package-private switch {@code JdbcStatement.batching} turned off by reflection
  * for that variant's blocks only). Each round runs every variant once, in a shuffled order, for
- * about {@code blockMillis}; per block it records wall time and the thread's CPU time per operation.
+ * about {@code blockMillis}; per block it records wall time, the thread's CPU time and the bytes it allocated, per operation.
  * Optionally runs the C floor (jmh/floor, its CPU time) after each round. Prints per-round
  * numbers and medians.
  *
@@ -70,7 +70,9 @@ public final class Interleaved {
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         List<String> workloads = args.length > 3 ? List.of(args[3].split(","))
                 : List.of("pointPrepared", "rows1000", "wideRow", "batchInsert100Tx");
-        Map<String, List<double[]>> results = new LinkedHashMap<>(); // workload/variant -> per round {wall, cpu}
+        Map<String, List<double[]>> results = new LinkedHashMap<>(); // workload/variant -> per round {wall, cpu, bytes}
+        // bytes this thread allocated per operation: exact, and unmoved by other processes' load
+        com.sun.management.ThreadMXBean allocation = (com.sun.management.ThreadMXBean) threads;
         Random shuffle = new Random(42);
         for (int round = -2; round < rounds; round++) { // two warm-up rounds, not recorded
             for (String w : workloads) {
@@ -85,6 +87,7 @@ public final class Interleaved {
                     long n = 0;
                     long wall0 = System.nanoTime();
                     long cpu0 = threads.getCurrentThreadCpuTime();
+                    long bytes0 = allocation.getCurrentThreadAllocatedBytes();
                     long end = wall0 + blockMillis * 1_000_000L;
                     do {
                         op.run(bh);
@@ -92,8 +95,9 @@ public final class Interleaved {
                     } while (System.nanoTime() < end);
                     double wall = (System.nanoTime() - wall0) / (double) n;
                     double cpu = (threads.getCurrentThreadCpuTime() - cpu0) / (double) n;
+                    double bytes = (allocation.getCurrentThreadAllocatedBytes() - bytes0) / (double) n;
                     if (round >= 0) {
-                        results.computeIfAbsent(w + " " + v.name(), k -> new ArrayList<>()).add(new double[] {wall, cpu});
+                        results.computeIfAbsent(w + " " + v.name(), k -> new ArrayList<>()).add(new double[] {wall, cpu, bytes});
                     }
                 }
             }
@@ -109,7 +113,7 @@ public final class Interleaved {
                         if (!line.startsWith("#") && !line.isBlank()) {
                             String[] f = line.trim().split("\\s+");
                             results.computeIfAbsent(f[0] + " floor", k -> new ArrayList<>())
-                                    .add(new double[] {Double.NaN, Double.parseDouble(f[1])});
+                                    .add(new double[] {Double.NaN, Double.parseDouble(f[1]), Double.NaN});
                         }
                     }
                 }
@@ -119,11 +123,14 @@ public final class Interleaved {
         for (Map.Entry<String, List<double[]>> e : results.entrySet()) {
             StringBuilder walls = new StringBuilder();
             StringBuilder cpus = new StringBuilder();
+            StringBuilder bytes = new StringBuilder();
             for (double[] r : e.getValue()) {
                 walls.append(Double.isNaN(r[0]) ? "-" : Long.toString(Math.round(r[0]))).append(' ');
                 cpus.append(Double.isNaN(r[1]) ? "-" : Long.toString(Math.round(r[1]))).append(' ');
+                bytes.append(Double.isNaN(r[2]) ? "-" : Long.toString(Math.round(r[2]))).append(' ');
             }
-            System.out.println("RESULT " + e.getKey() + " | wall " + walls.toString().trim() + " | cpu " + cpus.toString().trim());
+            System.out.println("RESULT " + e.getKey() + " | wall " + walls.toString().trim() + " | cpu " + cpus.toString().trim()
+                    + " | bytes " + bytes.toString().trim());
         }
         System.exit(0);
     }
