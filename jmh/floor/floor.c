@@ -6,7 +6,8 @@
  *
  *   make                      # bench_sys (system libsqlite3) [+ bench_amalg if an amalgamation is found]
  *   ./bench_sys [-d DIR] [-w WARMUP_ROUNDS] [-i ROUNDS] [-t SECONDS_PER_ROUND]
- *               [-nomutex] [-nomemstatus] [-cached] [-cpu] [-x SQL_RUN_AFTER_SETUP] [workload ...]
+ *               [-nomutex] [-nomemstatus] [-cached] [-cpu] [-x SQL_RUN_AFTER_SETUP]
+ *               [-vecdir DIR [-vec LOADABLE]] [workload ...]
  *
  * -threaded: start one idle thread first, so the process has more than one thread, as a JVM always
  * has. Linux then takes a reference on the file for every fcntl() (its single-threaded fast path is
@@ -20,12 +21,19 @@
  * after each use, as a driver with a statement cache and cached transaction statements does. This
  * is the lower bound for such a driver; without it the floor prepares where the workload does.
  *
+ * -vecdir DIR: also VectorBench's workloads, knn, knnMmap and insertBatch (sqlite-vec, issue 30), on the
+ * 100k-vector database cached in DIR (the file VectorBench builds; built here, from the same
+ * generator, if it is missing). sqlite-vec is the library's own when it has it compiled in (the
+ * engine bundled in Panlite's jar exports panlite_vec_init); -vec PATH loads a loadable build
+ * instead (sqlite3_load_extension, entry point sqlite3_vec_init), for any other library.
+ *
  * Each round runs one workload for SECONDS_PER_ROUND and yields ns/op; after the warmup rounds,
  * the mean over ROUNDS is printed with a 99.9% confidence half-width (Student t, like JMH's
  * "Error"), the min, and the ops counted. Write workloads empty the scratch table before each
  * round (outside the timing), like WriteBench's @Setup(Level.Iteration).
  */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <math.h>
@@ -34,6 +42,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -267,21 +276,232 @@ static void interactiveTx(void) {
 
 static void clear_scratch(void) { exec("DELETE FROM scratch"); }
 
+/* ------------------------------------------------------------------ vectors (VectorBench) */
+
+#define VEC_ROWS 100000
+#define VEC_DIM 384
+#define VEC_K 10
+#define VEC_BATCH 100
+#define QUERY_POOL 64
+#define INSERT_POOL 1024
+static const char *KNN_SQL = "SELECT rowid, distance FROM items WHERE embedding MATCH ? AND k = 10";
+static const char *CREATE_ITEMS = "CREATE VIRTUAL TABLE items USING vec0(embedding float[384] distance_metric=cosine)";
+static const char *INSERT_ITEM = "INSERT INTO items(rowid, embedding) VALUES (?, ?)";
+static const char *CREATE_SCRATCH_VEC =
+    "CREATE VIRTUAL TABLE scratch_vec USING vec0(embedding float[384] distance_metric=cosine)";
+static const char *INSERT_SCRATCH_VEC = "INSERT INTO scratch_vec(embedding) VALUES (?)";
+/* VectorBench's seeds of its three streams: the table, the query pool, the insert pool */
+#define SEED_ITEMS 0x9E3779B97F4A7C15ULL
+#define SEED_QUERIES 0xD1B54A32D192ED03ULL
+#define SEED_INSERTS 0x8CB92BA72F3D8DD7ULL
+
+static const char *vec_dir;      /* -vecdir: vector workloads on, the database cached there */
+static const char *vec_loadable; /* -vec: load this sqlite-vec instead of the library's own */
+static char vec_info[256];       /* version and where it came from, for the header line */
+static sqlite3 *vdb;             /* the cached 100k-vector database, knn only reads it */
+static sqlite3 *vdb_mmap;        /* the same, memory-mapped: knnMmap */
+static sqlite3_stmt *knn_stmt, *knn_mmap_stmt;
+#define MMAP_SIZE "268435456"    /* VectorBench.MMAP_SIZE */
+static float query_pool[QUERY_POOL][VEC_DIM];
+static float insert_pool[INSERT_POOL][VEC_DIM];
+static unsigned vec_next;
+
+/* VectorBench.Gen: xorshift64, each component the top 24 bits mapped exactly to [-1, 1) in float32 */
+static float gen_next(uint64_t *s) {
+    uint64_t x = *s;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    *s = x;
+    return (float)((int32_t)(x >> 40) - 8388608) / 8388608.0f;
+}
+
+static void gen_fill(uint64_t *s, float *v) {
+    for (int i = 0; i < VEC_DIM; i++) v[i] = gen_next(s);
+}
+
+static void exec_on(sqlite3 *h, const char *sql) {
+    char *err = NULL;
+    if (sqlite3_exec(h, sql, NULL, NULL, &err) != SQLITE_OK) {
+        fprintf(stderr, "exec %s: %s\n", sql, err ? err : sqlite3_errmsg(h));
+        exit(1);
+    }
+}
+
+static int has_vec(sqlite3 *h) {
+    sqlite3_stmt *st = NULL;
+    int ok = sqlite3_prepare_v2(h, "SELECT vec_version()", -1, &st, NULL) == SQLITE_OK;
+    sqlite3_finalize(st);
+    return ok;
+}
+
+/* sqlite-vec on one connection: the loadable of -vec, else the one compiled into the library. */
+static void vec_register(sqlite3 *h) {
+    char *err = NULL;
+    const char *how;
+    if (vec_loadable) {
+        sqlite3_db_config(h, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 1, NULL);
+        if (sqlite3_load_extension(h, vec_loadable, "sqlite3_vec_init", &err) != SQLITE_OK) {
+            fprintf(stderr, "loading sqlite-vec from %s: %s\n", vec_loadable, err ? err : "?");
+            exit(1);
+        }
+        sqlite3_db_config(h, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, NULL);
+        how = "loaded from -vec";
+    } else {
+        /* Panlite's bundled engine: sqlite-vec compiled in, registered per connection by the driver */
+        int (*init)(sqlite3 *, char **) = (int (*)(sqlite3 *, char **))dlsym(RTLD_DEFAULT, "panlite_vec_init");
+        if (init == NULL) {
+            fprintf(stderr, "no sqlite-vec: this SQLite has none compiled in (no panlite_vec_init): give -vec PATH\n");
+            exit(1);
+        }
+        if (init(h, &err) != SQLITE_OK) {
+            fprintf(stderr, "panlite_vec_init: %s\n", err ? err : "?");
+            exit(1);
+        }
+        how = "compiled into the library";
+    }
+    sqlite3_free(err);
+    if (!has_vec(h)) die("vec_version() after registering sqlite-vec", 0);
+    sqlite3_stmt *st = NULL;
+    sqlite3_prepare_v2(h, "SELECT vec_version()", -1, &st, NULL);
+    if (sqlite3_step(st) == SQLITE_ROW) {
+        snprintf(vec_info, sizeof vec_info, "sqlite-vec %s (%s)", (const char *)sqlite3_column_text(st, 0), how);
+    }
+    sqlite3_finalize(st);
+}
+
+static void vec_pragmas(sqlite3 *h) {
+    exec_on(h, "PRAGMA journal_mode=WAL");
+    exec_on(h, "PRAGMA synchronous=NORMAL");
+    exec_on(h, "PRAGMA busy_timeout=10000");
+}
+
+/* VectorBench.build: rowids 1..VEC_ROWS from the items stream, one transaction, into a temp file renamed when done */
+static void build_vectors(const char *path, int flags) {
+    char tmp[4300];
+    snprintf(tmp, sizeof tmp, "%s.building-%d", path, (int)getpid());
+    sqlite3 *h = NULL;
+    if (sqlite3_open_v2(tmp, &h, flags, NULL) != SQLITE_OK) {
+        fprintf(stderr, "open %s: %s\n", tmp, sqlite3_errmsg(h));
+        exit(1);
+    }
+    vec_register(h);
+    vec_pragmas(h);
+    exec_on(h, CREATE_ITEMS);
+    exec_on(h, "BEGIN");
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(h, INSERT_ITEM, -1, &st, NULL) != SQLITE_OK) die(INSERT_ITEM, 0);
+    uint64_t s = SEED_ITEMS;
+    float v[VEC_DIM];
+    for (int id = 1; id <= VEC_ROWS; id++) {
+        gen_fill(&s, v);
+        sqlite3_bind_int(st, 1, id);
+        sqlite3_bind_blob(st, 2, v, (int)sizeof v, SQLITE_STATIC);
+        int rc = sqlite3_step(st);
+        if (rc != SQLITE_DONE) {
+            fprintf(stderr, "building %s: %s\n", tmp, sqlite3_errmsg(h));
+            exit(1);
+        }
+        sqlite3_reset(st);
+    }
+    sqlite3_finalize(st);
+    exec_on(h, "COMMIT");
+    exec_on(h, "PRAGMA wal_checkpoint(TRUNCATE)");
+    sqlite3_close(h);
+    if (rename(tmp, path) != 0) {
+        perror("rename");
+        exit(1);
+    }
+}
+
+static void setup_vectors(int flags) {
+    char path[4200];
+    /* VectorBench.vectorFileName */
+    snprintf(path, sizeof path, "%s/items-n%d-d%d-cosine-g1.db", vec_dir, VEC_ROWS, VEC_DIM);
+    if (access(path, F_OK) != 0) {
+        mkdir(vec_dir, 0755);
+        fprintf(stderr, "floor: building %s\n", path);
+        build_vectors(path, flags);
+    }
+    sqlite3 **conns[] = {&vdb, &vdb_mmap};
+    for (int i = 0; i < 2; i++) {
+        if (sqlite3_open_v2(path, conns[i], flags, NULL) != SQLITE_OK) {
+            fprintf(stderr, "open %s: %s\n", path, sqlite3_errmsg(*conns[i]));
+            exit(1);
+        }
+        vec_register(*conns[i]);
+        vec_pragmas(*conns[i]);
+    }
+    exec_on(vdb_mmap, "PRAGMA mmap_size=" MMAP_SIZE);
+    vec_register(db);
+    uint64_t s = SEED_QUERIES;
+    for (int i = 0; i < QUERY_POOL; i++) gen_fill(&s, query_pool[i]);
+    s = SEED_INSERTS;
+    for (int i = 0; i < INSERT_POOL; i++) gen_fill(&s, insert_pool[i]);
+}
+
+/* VectorBench.knn: the query vector bound as a float32 blob, all 10 rows read */
+static void knn_on(sqlite3 *h, sqlite3_stmt *st) {
+    if (!cached && sqlite3_prepare_v2(h, KNN_SQL, -1, &st, NULL) != SQLITE_OK) die(KNN_SQL, 0);
+    sqlite3_bind_blob(st, 1, query_pool[vec_next++ & (QUERY_POOL - 1)], VEC_DIM * (int)sizeof(float), SQLITE_STATIC);
+    int n = 0, rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        sink += sqlite3_column_int64(st, 0) + (int64_t)(sqlite3_column_double(st, 1) * 1e6);
+        n++;
+    }
+    if (rc != SQLITE_DONE || n != VEC_K) die("knn", rc);
+    if (cached) {
+        sqlite3_reset(st);
+        sqlite3_clear_bindings(st);
+    } else {
+        sqlite3_finalize(st);
+    }
+}
+
+static void knn(void) { knn_on(vdb, knn_stmt); }
+
+/* VectorBench.knnMmap: knn on the connection with mmap_size set */
+static void knnMmap(void) { knn_on(vdb_mmap, knn_mmap_stmt); }
+
+/* VectorBench.insertBatch: 100 vectors in one transaction */
+static void insertBatch(void) {
+    control(BEGIN_SQL);
+    sqlite3_stmt *st = take(INSERT_SCRATCH_VEC);
+    for (int i = 0; i < VEC_BATCH; i++) {
+        sqlite3_bind_blob(st, 1, insert_pool[vec_next++ & (INSERT_POOL - 1)], VEC_DIM * (int)sizeof(float), SQLITE_STATIC);
+        int rc = sqlite3_step(st);
+        if (rc != SQLITE_DONE) die("insertBatch", rc);
+        sqlite3_reset(st);
+    }
+    give(st);
+    control(COMMIT_SQL);
+}
+
+/* A new, empty vec0 table before each round, as VectorBench's iterations */
+static void fresh_scratch_vec(void) {
+    exec("DROP TABLE IF EXISTS scratch_vec");
+    exec(CREATE_SCRATCH_VEC);
+}
+
 struct workload {
     const char *name;
     void (*op)(void);
     void (*round_setup)(void);
+    int vectors; /* needs -vecdir */
 };
 
 static const struct workload WORKLOADS[] = {
-    {"pointPrepared", pointPrepared, NULL},
-    {"pointAdHoc", pointAdHoc, NULL},
-    {"execNoArgs", execNoArgs, NULL},
-    {"rows1000", rows1000, NULL},
-    {"wideRow", wideRow, NULL},
-    {"batchInsert100Tx", batchInsert100Tx, clear_scratch},
-    {"singleInsertAutocommit", singleInsertAutocommit, clear_scratch},
-    {"interactiveTx", interactiveTx, clear_scratch},
+    {"pointPrepared", pointPrepared, NULL, 0},
+    {"pointAdHoc", pointAdHoc, NULL, 0},
+    {"execNoArgs", execNoArgs, NULL, 0},
+    {"rows1000", rows1000, NULL, 0},
+    {"wideRow", wideRow, NULL, 0},
+    {"batchInsert100Tx", batchInsert100Tx, clear_scratch, 0},
+    {"singleInsertAutocommit", singleInsertAutocommit, clear_scratch, 0},
+    {"interactiveTx", interactiveTx, clear_scratch, 0},
+    {"knn", knn, NULL, 1},
+    {"knnMmap", knnMmap, NULL, 1},
+    {"insertBatch", insertBatch, fresh_scratch_vec, 1},
 };
 #define NWORKLOADS (sizeof WORKLOADS / sizeof WORKLOADS[0])
 
@@ -413,8 +633,9 @@ static void setup_db(const char *path, int flags) {
 
 static void usage(const char *argv0) {
     fprintf(stderr,
-            "usage: %s [-d DIR] [-w WARMUP] [-i ROUNDS] [-t SECONDS] [-nomutex] [-nomemstatus] [-cached] [-cpu] [-threaded] [-x SQL] [workload ...]\n"
-            "workloads:",
+            "usage: %s [-d DIR] [-w WARMUP] [-i ROUNDS] [-t SECONDS] [-nomutex] [-nomemstatus] [-cached] [-cpu] [-threaded] [-x SQL]\n"
+            "          [-vecdir DIR [-vec LOADABLE]] [workload ...]\n"
+            "workloads (knn, knnMmap and insertBatch with -vecdir):",
             argv0);
     for (size_t i = 0; i < NWORKLOADS; i++) fprintf(stderr, " %s", WORKLOADS[i].name);
     fprintf(stderr, "\n");
@@ -442,6 +663,8 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "-cpu")) cpu_clock = 1;
         else if (!strcmp(argv[i], "-threaded")) threaded = 1;
         else if (!strcmp(argv[i], "-x") && i + 1 < argc) extra_sql = argv[++i];
+        else if (!strcmp(argv[i], "-vecdir") && i + 1 < argc) vec_dir = argv[++i];
+        else if (!strcmp(argv[i], "-vec") && i + 1 < argc) vec_loadable = argv[++i];
         else if (argv[i][0] == '-') usage(argv[0]);
         else if (nonly < 32) only[nonly++] = argv[i];
     }
@@ -467,20 +690,35 @@ int main(int argc, char **argv) {
     snprintf(path, sizeof path, "%s/bench.db", dir);
     setup_db(path, flags);
     if (extra_sql) exec(extra_sql);
+    if (vec_dir) {
+        setup_vectors(flags);
+        if (cached && (sqlite3_prepare_v3(vdb, KNN_SQL, -1, SQLITE_PREPARE_PERSISTENT, &knn_stmt, NULL) != SQLITE_OK
+                       || sqlite3_prepare_v3(vdb_mmap, KNN_SQL, -1, SQLITE_PREPARE_PERSISTENT, &knn_mmap_stmt, NULL) != SQLITE_OK)) {
+            die(KNN_SQL, 0);
+        }
+    }
 
-    printf("# SQLite %s (%s), threadsafe=%d, open flags 0x%x%s%s%s%s%s%s, %d warmup + %d rounds x %.2f s, db %s\n",
+    printf("# SQLite %s (%s), threadsafe=%d, open flags 0x%x%s%s%s%s%s%s%s%s, %d warmup + %d rounds x %.2f s, db %s\n",
            sqlite3_libversion(), sqlite3_sourceid(), sqlite3_threadsafe(), flags,
            nomemstatus ? ", MEMSTATUS off" : "", cached ? ", statements cached" : "", cpu_clock ? ", CPU time" : "", threaded ? ", threaded" : "",
-           extra_sql ? ", extra SQL: " : "", extra_sql ? extra_sql : "",
+           extra_sql ? ", extra SQL: " : "", extra_sql ? extra_sql : "", vec_dir ? ", " : "", vec_dir ? vec_info : "",
            warmup, rounds, secs, path);
     fflush(stdout);
     for (size_t i = 0; i < NWORKLOADS; i++) {
         int selected = nonly == 0;
         for (int k = 0; k < nonly; k++) selected |= !strcmp(only[k], WORKLOADS[i].name);
+        if (selected && WORKLOADS[i].vectors && !vec_dir) {
+            if (nonly > 0) printf("# %s: not run, it needs -vecdir (sqlite-vec's database)\n", WORKLOADS[i].name);
+            continue;
+        }
         if (selected) run(&WORKLOADS[i], warmup, rounds, secs);
     }
 
     sqlite3_finalize(point_stmt);
+    sqlite3_finalize(knn_stmt);
+    sqlite3_finalize(knn_mmap_stmt);
+    if (vdb) sqlite3_close(vdb);
+    if (vdb_mmap) sqlite3_close(vdb_mmap);
     for (int i = 0; i < NCACHE; i++) sqlite3_finalize(cache[i].st);
     sqlite3_close(db);
     char f[4300];

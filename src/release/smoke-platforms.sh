@@ -1,6 +1,6 @@
 #!/bin/sh
 # Runs the release smoke test (Smoke.java: the engine extracted from the jar and loaded, a database
-# file, FTS5, a transaction, the native helper in use) on every platform the release jar claims that
+# file, FTS5, sqlite-vec, a transaction, the native helper in use) on every platform the release jar claims that
 # this machine can run, and checks the others statically. Part of the release (docs/releasing.md):
 #
 #   sh src/release/smoke-platforms.sh target/panlite-jdbc-<version>.jar [work-dir]

@@ -1,12 +1,13 @@
 #!/bin/sh
 # Builds the SQLite engine bundled in the jar: the official amalgamation (sqlite3.c of the crates.io
 # package libsqlite3-sys, fetched by cargo with the checksum pinned in sqlite/Cargo.lock) compiled
-# with sqlite/options.txt and panlite_helper.c, in one translation unit (bundled.c), into one shared library,
+# with sqlite/options.txt, panlite_helper.c and sqlite-vec (sqlite-vec.c of the crates.io package
+# sqlite-vec, pinned the same way), in one translation unit (bundled.c), into one shared library,
 # <classes-dir>/native/<platform>/libsqlite3.so (.dylib, sqlite3.dll).
 #
 #   sh build-sqlite.sh <classes-dir> <os.name> <os.arch> <build-dir>
 #
-# <build-dir> receives the vendored crate (sqlite-vendor/; the tests read its sqlite3.h). Compiling
+# <build-dir> receives the vendored crates (sqlite-vendor/; the tests read its sqlite3.h). Compiling
 # sqlite3.c takes about a minute, so the library is cached in $PANLITE_BUILD_CACHE (default
 # ~/.cache/panlite-build), keyed by the hash of the sources, the options, the compiler's version and
 # the platform: a rebuild with nothing changed copies it from there.
@@ -29,6 +30,8 @@ cc=${CC:-cc}
 
 # The SQLite version the pinned crate carries (sqlite/Cargo.toml says how to move to another).
 SQLITE_VERSION=3.54.1
+# The sqlite-vec version its pinned crate carries (sqlite-vec.h's SQLITE_VEC_VERSION, without the v).
+SQLITE_VEC_VERSION=0.1.9
 
 . "$here/platform.sh"
 panlite_output "$out_root" "$os_name" "$os_arch" sqlite3 SQLITE-NOT-BUILT.txt "bundled SQLite" \
@@ -41,14 +44,21 @@ sha256() {
     if command -v sha256sum >/dev/null 2>&1; then sha256sum "$@" | cut -c1-64; else shasum -a 256 "$@" | cut -c1-64; fi
 }
 
-# --- fetch: cargo vendor, unless an earlier build already vendored the same locked crate
+# --- fetch: cargo vendor, unless an earlier build already vendored the same locked crates
 manifest="$here/sqlite/Cargo.toml"
 lock="$here/sqlite/Cargo.lock"
 vendor="$build_dir/sqlite-vendor"
 crate="$vendor/libsqlite3-sys"
-locked=$(sed -n '/^name = "libsqlite3-sys"/,/^checksum/s/^checksum = "\([0-9a-f]*\)"/\1/p' "$lock")
+vec_crate="$vendor/sqlite-vec"
+locked_checksum() { sed -n "/^name = \"$1\"/,/^checksum/s/^checksum = \"\\([0-9a-f]*\\)\"/\\1/p" "$lock"; }
+locked=$(locked_checksum libsqlite3-sys)
 [ -n "$locked" ] || warn "no libsqlite3-sys checksum in $lock"
-vendored() { grep -q "\"package\":\"$locked\"" "$crate/.cargo-checksum.json" 2>/dev/null; }
+vec_locked=$(locked_checksum sqlite-vec)
+[ -n "$vec_locked" ] || warn "no sqlite-vec checksum in $lock"
+vendored() {
+    grep -q "\"package\":\"$locked\"" "$crate/.cargo-checksum.json" 2>/dev/null \
+        && grep -q "\"package\":\"$vec_locked\"" "$vec_crate/.cargo-checksum.json" 2>/dev/null
+}
 if ! vendored; then
     command -v cargo >/dev/null 2>&1 || warn "cargo not found: it fetches the SQLite source from crates.io (install Rust's cargo)"
     rm -rf "$vendor"
@@ -57,18 +67,27 @@ if ! vendored; then
         && ! cargo vendor --quiet --locked --offline --manifest-path "$manifest" "$vendor" >/dev/null 2>>"$build_dir/cargo-vendor.log"; then
         warn "cargo vendor failed (offline, no crate in cargo's cache?): $(grep -m 1 'error' "$build_dir/cargo-vendor.log")"
     fi
-    vendored || warn "the vendored libsqlite3-sys is not the one pinned in Cargo.lock ($locked)"
+    vendored || warn "the vendored libsqlite3-sys and sqlite-vec are not those pinned in Cargo.lock ($locked, $vec_locked)"
 fi
 
 # --- check: the files are the ones the pinned crate lists, and the version is the expected one
 src="$crate/sqlite3/sqlite3.c"
 header="$crate/sqlite3/sqlite3.h"
-for f in sqlite3/sqlite3.c sqlite3/sqlite3.h; do
-    listed=$(grep -o "\"$f\":\"[0-9a-f]*\"" "$crate/.cargo-checksum.json" | sed 's/.*:"\([0-9a-f]*\)"/\1/')
-    [ -n "$listed" ] && [ "$listed" = "$(sha256 "$crate/$f")" ] || warn "$crate/$f does not match the crate's checksum list"
-done
+vec_src="$vec_crate/sqlite-vec.c"
+vec_header="$vec_crate/sqlite-vec.h"
+# <crate> <file in it>: the file's sha256 is the one the vendored crate's checksum list gives it
+check_listed() {
+    listed=$(grep -o "\"$2\":\"[0-9a-f]*\"" "$1/.cargo-checksum.json" | sed 's/.*:"\([0-9a-f]*\)"/\1/')
+    [ -n "$listed" ] && [ "$listed" = "$(sha256 "$1/$2")" ] || warn "$1/$2 does not match the crate's checksum list"
+}
+check_listed "$crate" sqlite3/sqlite3.c
+check_listed "$crate" sqlite3/sqlite3.h
+check_listed "$vec_crate" sqlite-vec.c
+check_listed "$vec_crate" sqlite-vec.h
 declared=$(sed -n 's/^#define SQLITE_VERSION  *"\(.*\)"/\1/p' "$header")
 [ "$declared" = "$SQLITE_VERSION" ] || warn "sqlite3.h declares SQLite '$declared', expected $SQLITE_VERSION"
+vec_declared=$(sed -n 's/^#define SQLITE_VEC_VERSION  *"v\(.*\)"/\1/p' "$vec_header")
+[ "$vec_declared" = "$SQLITE_VEC_VERSION" ] || warn "sqlite-vec.h declares sqlite-vec '$vec_declared', expected $SQLITE_VEC_VERSION"
 
 # --- options for this platform
 options=$(sed -e 's/#.*//' "$here/sqlite/options.txt" | tr -s ' \n' '  ')
@@ -92,7 +111,8 @@ command -v "$first_word" >/dev/null 2>&1 || [ -x "$first_word" ] || warn "no C c
 # (in the build directory: zig cc leaves an empty a.o behind for --version)
 compiler=$(cd "$build_dir" && $cc --version 2>/dev/null | head -n 1)
 # The compiler command without its directory: the same zig in another build directory is the same compiler.
-key=$(printf '%s\n' "$(sha256 "$src")" "$(sha256 "$here/panlite_helper.c")" "$(sha256 "$here/bundled.c")" "$options" "$flags" "$libs" \
+key=$(printf '%s\n' "$(sha256 "$src")" "$(sha256 "$vec_src")" "$(sha256 "$vec_header")" "$(sha256 "$here/panlite_helper.c")" \
+    "$(sha256 "$here/bundled.c")" "$options" "$flags" "$libs" \
     "${CFLAGS:-}" "${LDFLAGS:-}" "${cc##*/}" "$compiler" "$platform" | sha256 - | cut -c1-24)
 cache=${PANLITE_BUILD_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/panlite-build}
 cached="$cache/$key/$lib"
@@ -104,12 +124,13 @@ if [ ! -f "$cached" ]; then
     tmpdir="$cache/$key/.tmp.$$"
     mkdir -p "$tmpdir" || warn "cannot create $tmpdir"
     tmp="$tmpdir/$lib"
-    echo "bundled SQLite $SQLITE_VERSION for $platform: compiling sqlite3.c (about a minute; cached in $cache/$key)"
+    echo "bundled SQLite $SQLITE_VERSION with sqlite-vec $SQLITE_VEC_VERSION for $platform: compiling sqlite3.c and sqlite-vec.c (about a minute; cached in $cache/$key)"
     # shellcheck disable=SC2086 # flags and options are words on purpose
-    if ! $cc $flags $options ${CFLAGS:-} -I"$crate/sqlite3" -I"$here" -o "$tmp" "$here/bundled.c" \
+    # (sqlite-vec's directory last: its own older sqlite3.h must not be the one found for SQLite's)
+    if ! $cc $flags $options ${CFLAGS:-} -I"$crate/sqlite3" -I"$here" -I"$vec_crate" -o "$tmp" "$here/bundled.c" \
         $libs ${LDFLAGS:-} >"$build_dir/sqlite-build.log" 2>&1; then
         rm -rf "$tmpdir"
-        warn "'$cc' failed to compile sqlite3.c: $(grep -m 1 -i error "$build_dir/sqlite-build.log")"
+        warn "'$cc' failed to compile sqlite3.c and sqlite-vec.c: $(grep -m 1 -i error "$build_dir/sqlite-build.log")"
     fi
     mv -f "$tmp" "$cached" || { rm -rf "$tmpdir"; warn "cannot write $cached"; }
     rm -rf "$tmpdir" # with what a Windows link leaves beside the DLL (.pdb, .lib)

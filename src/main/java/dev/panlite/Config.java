@@ -419,6 +419,62 @@ public final class Config {
         return Boolean.parseBoolean(get(Setting.ENABLE_LOAD_EXTENSION));
     }
 
+    /** vector_search: off, required (given true), or where the engine has sqlite-vec compiled in (not given). */
+    private EngineConfig.VectorSearch vectorSearch() {
+        if (!Boolean.parseBoolean(value(Setting.VECTOR_SEARCH))) {
+            return EngineConfig.VectorSearch.OFF;
+        }
+        return isSet(Setting.VECTOR_SEARCH) ? EngineConfig.VectorSearch.REQUIRED : EngineConfig.VectorSearch.WHERE_COMPILED_IN;
+    }
+
+    /** What an extension's entry point must be: a C name. */
+    private static final java.util.regex.Pattern C_NAME = java.util.regex.Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+
+    /**
+     * The libraries of a load_extensions value, in order: entries separated by {@code |} (a character
+     * no Windows path holds), each a path with an optional {@code !entryPoint}. The text after an
+     * entry's last {@code !} is its entry point, so a path holding {@code !} ends with a {@code !} of its
+     * own (an empty entry point: SQLite's default). Blank entries are passed over.
+     *
+     * @throws IllegalArgumentException saying which entry is wrong and why
+     */
+    static List<dev.panlite.engine.Extensions.Library> extensions(String value) {
+        List<dev.panlite.engine.Extensions.Library> libraries = new ArrayList<>();
+        for (String part : value.split("\\|")) {
+            String entry = part.strip();
+            if (entry.isEmpty()) {
+                continue;
+            }
+            int bang = entry.lastIndexOf('!');
+            String path = (bang < 0 ? entry : entry.substring(0, bang)).strip();
+            String entryPoint = bang < 0 ? "" : entry.substring(bang + 1).strip();
+            if (!entryPoint.isEmpty() && !C_NAME.matcher(entryPoint).matches()) {
+                throw new IllegalArgumentException("library paths separated by |, each with an optional !entry_point"
+                        + " (a C name); in " + quote(entry) + " the text after the last ! is not a C name (a path"
+                        + " holding ! must end with a ! of its own)");
+            }
+            if (path.isEmpty()) {
+                throw new IllegalArgumentException("library paths separated by |, each with an optional !entry_point;"
+                        + " " + quote(entry) + " names no library");
+            }
+            try {
+                java.nio.file.Path.of(path); // the engine opens it as a Path: fail here, not at open
+            } catch (java.nio.file.InvalidPathException invalid) {
+                throw new IllegalArgumentException("library paths separated by |; " + quote(path) + " is not a path"
+                        + " on this system (" + invalid.getMessage() + ")");
+            }
+            libraries.add(new dev.panlite.engine.Extensions.Library(path, entryPoint.isEmpty() ? null : entryPoint));
+        }
+        return List.copyOf(libraries);
+    }
+
+    /** A load_extensions value as {@link #extensions} reads it, written back in one spelling. */
+    static String canonicalExtensions(String value) {
+        return extensions(value).stream()
+                .map(l -> l.entryPoint() != null ? l.path() + "!" + l.entryPoint() : l.path().indexOf('!') >= 0 ? l.path() + "!" : l.path())
+                .collect(Collectors.joining("|"));
+    }
+
     /**
      * The PRAGMA statements to run right after open, one per PRAGMA setting given, in the order of
      * {@link Setting}'s declaration (page_size before journal_mode, header writes last). Built
@@ -518,12 +574,13 @@ public final class Config {
      * (the Driver and the data sources), so no public method hands the key out.
      */
     EngineConfig engine() {
-        return new EngineConfig(filename, resource, openFlags, readOnlyOpen, busyTimeoutMillis, loadExtensions(),
+        return new EngineConfig(filename, resource, openFlags, readOnlyOpen, busyTimeoutMillis, loadExtensions(), vectorSearch(),
                 pragmas, legacyPragmas, keyPragma, limits, dbConfig, cellSizeCheck, transactionMode.beginSql(),
                 transactionMode == TransactionMode.DEFERRED, stmtCacheSize, cacheTxStatements, leakWarning,
                 walAutocheckpoint, walSizeMark, isSet(Setting.LITESTREAM_SOCKET) ? value(Setting.LITESTREAM_SOCKET) : null,
                 Integer.parseInt(value(Setting.LITESTREAM_SYNC_PAGES)), Integer.parseInt(value(Setting.LITESTREAM_WAIT_PAGES)),
-                Integer.parseInt(value(Setting.SETLK_TIMEOUT)), toString(), diagnostics());
+                Integer.parseInt(value(Setting.SETLK_TIMEOUT)), toString(), diagnostics(),
+                isSet(Setting.LOAD_EXTENSIONS) ? extensions(value(Setting.LOAD_EXTENSIONS)) : List.of());
     }
 
     /** statement_diagnostics and its thresholds, for the engine. */

@@ -27,6 +27,15 @@ public interface PanliteConnection extends Connection {
     String sqliteSourceId();
 
     /**
+     * The version of sqlite-vec (vector search: vec0 tables, vec_* functions) registered on this
+     * connection, as its {@code vec_version()} says it ({@code "v0.1.9"}); null when none is: the
+     * setting vector_search is false, or the engine has no sqlite-vec compiled in (only the bundled
+     * engine has; one loaded as an extension is not counted). The log line written when the library
+     * loads names the version compiled in.
+     */
+    String sqliteVecVersion();
+
+    /**
      * Makes {@code function} callable from SQL on this connection as {@code name} (the incumbent's
      * {@code org.sqlite.Function.create}). Registering a name again replaces the function.
      *
@@ -135,4 +144,25 @@ public interface PanliteConnection extends Connection {
 
     /** How many statements SQLite holds prepared on this connection (cached ones included). */
     int preparedStatementCount() throws SQLException;
+
+    /**
+     * Loads the SQLite extension {@code library} into this connection (sqlite3_load_extension) and
+     * runs its entry point, which registers its functions, collations and virtual-table modules here.
+     * Loading is enabled for this one C call only ({@code SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION}), so
+     * SQL's {@code load_extension()} stays refused: no SQL text can run a library (the
+     * {@code enable_load_extension} setting, off by default, is what turns that on, and it stays as it
+     * was). The extension stays loaded as long as the connection: a pooled connection keeps it for its
+     * next borrowers. The {@code load_extensions} setting loads a list at every open.
+     *
+     * @param library the shared library (.so, .dylib, .dll); a relative path is taken from the working
+     *     directory, never searched for on the library path; without a suffix, SQLite also tries the
+     *     platform's
+     * @param entryPoint the C function to call, or null for SQLite's rule: {@code sqlite3_X_init}, X
+     *     the file's name without directory, {@code lib} prefix and suffix, lower-cased letters only
+     *     ({@code vec0.so}: {@code sqlite3_vec_init}), else {@code sqlite3_extension_init}
+     * @throws SQLException with the path and SQLite's message when the file is missing, is no library
+     *     this process can load, lacks the entry point, or the entry point fails; SQLState 08003 on a
+     *     closed connection; HYC00 when the SQLite library was built without extension loading
+     */
+    void loadExtension(java.nio.file.Path library, String entryPoint) throws SQLException;
 }

@@ -175,6 +175,26 @@ public class PanliteDataSource implements DataSource {
         set(Setting.ENABLE_LOAD_EXTENSION, value);
     }
 
+    /** @see Setting#LOAD_EXTENSIONS */
+    public String getLoadExtensions() {
+        return get(Setting.LOAD_EXTENSIONS);
+    }
+
+    /** @see Setting#LOAD_EXTENSIONS */
+    public void setLoadExtensions(String value) {
+        set(Setting.LOAD_EXTENSIONS, value);
+    }
+
+    /** @see Setting#VECTOR_SEARCH */
+    public String getVectorSearch() {
+        return get(Setting.VECTOR_SEARCH);
+    }
+
+    /** @see Setting#VECTOR_SEARCH */
+    public void setVectorSearch(String value) {
+        set(Setting.VECTOR_SEARCH, value);
+    }
+
     /** @see Setting#BUSY_TIMEOUT */
     public String getBusyTimeout() {
         return get(Setting.BUSY_TIMEOUT);

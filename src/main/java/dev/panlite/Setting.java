@@ -30,6 +30,17 @@ public enum Setting {
     ENABLE_LOAD_EXTENSION("enable_load_extension", Use.OPEN, Values.bool(), "false",
             "Let SQL's load_extension() load SQLite extensions from shared libraries"
                     + " (sqlite3_enable_load_extension). Off by default: it runs native code named in SQL."),
+    LOAD_EXTENSIONS("load_extensions", Use.OPEN, Values.extensionList(), null,
+            "SQLite extensions to load into the connection at open, after every other setting: library paths"
+                    + " separated by |, each with an optional !entry_point (/opt/ext/vec0.so|C:\\ext\\geo.dll!geo_init);"
+                    + " without one, SQLite's rule derives it from the file name. A relative path is taken from the"
+                    + " working directory; a path holding ! ends with ! of its own. Loading is enabled for those C"
+                    + " calls only: SQL's load_extension() stays refused. A library that fails to load fails the open."),
+    VECTOR_SEARCH("vector_search", Use.OPEN, Values.bool(), "true",
+            "Register sqlite-vec (vec0 tables, vec_* functions), compiled into the bundled engine, on the"
+                    + " connection at open (about 2 µs, docs/experiments/090). On an engine without it (the system"
+                    + " SQLite, libSQL) the default does nothing and true fails the open, naming the engine;"
+                    + " load sqlite-vec as an extension there. false: not registered (\"no such module: vec0\")."),
     BUSY_TIMEOUT("busy_timeout", Use.OPEN, Values.range(0, Integer.MAX_VALUE), "3000",
             "Milliseconds to wait while another connection holds the write lock, before failing"
                     + " with SQLITE_BUSY; 0 fails at once. The wait is in Java (a fair queue within the"
@@ -518,6 +529,12 @@ public enum Setting {
                 }
                 return raw;
             }, UnaryOperator.identity());
+        }
+
+        /** load_extensions: {@code path[!entryPoint]} separated by {@code |} (Config.extensions parses it). */
+        static Values extensionList() {
+            return new Values(null, "library paths separated by |, each with an optional !entry_point (a C name)",
+                    raw -> raw.indexOf('\0') >= 0 ? null : Config.canonicalExtensions(raw), UnaryOperator.identity());
         }
 
         static Values openMode() {

@@ -66,6 +66,16 @@ public final class OptionalFunctionsChild {
                 return "installed";
             });
             attempt("checkpoint", () -> p.checkpoint(CheckpointMode.PASSIVE));
+            attempt("loadExtension", () -> {
+                p.loadExtension(java.nio.file.Path.of(args[0] + "-no-such-extension.so"), null);
+                return "loaded";
+            });
+            attempt("loadExtensionsSetting", () -> {
+                Properties info = new Properties();
+                info.setProperty("load_extensions", args[0] + "-no-such-extension.so");
+                new Driver().connect("jdbc:sqlite:" + args[0], info).close();
+                return "opened";
+            });
         } catch (SQLException e) {
             report("connect", describe(e));
         }

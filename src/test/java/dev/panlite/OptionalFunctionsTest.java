@@ -55,13 +55,14 @@ class OptionalFunctionsTest {
     void aMissingOptionalFunctionFailsOnlyTheFeatureThatNeedsIt() throws Exception {
         Map<String, String> r = runOnCopyWithout(List.of("sqlite3_create_window_function", "sqlite3_serialize",
                 "sqlite3_blob_open", "sqlite3_progress_handler", "sqlite3_wal_checkpoint_v2", "sqlite3_error_offset",
-                "sqlite3_stmt_isexplain"));
+                "sqlite3_stmt_isexplain", "sqlite3_load_extension", "sqlite3_enable_load_extension"));
         assertEquals("null", r.get("loadError"), r::toString);
         assertEquals("ok 1", r.get("query"), r::toString);
         assertEquals("ok ValuesResultSet Init", r.get("explain"), r::toString); // found by its text (F29's guard)
         Map<String, String> needs = Map.of("windowFunction", "sqlite3_create_window_function", "serialize",
                 "sqlite3_serialize", "blob", "sqlite3_blob_open", "progressHandler", "sqlite3_progress_handler",
-                "checkpoint", "sqlite3_wal_checkpoint_v2");
+                "checkpoint", "sqlite3_wal_checkpoint_v2", "loadExtension", "sqlite3_load_extension",
+                "loadExtensionsSetting", "sqlite3_load_extension"); // SQLITE_OMIT_LOAD_EXTENSION removes both
         for (Map.Entry<String, String> e : needs.entrySet()) {
             String outcome = r.get(e.getKey());
             assertTrue(outcome != null && outcome.startsWith("java.sql.SQLFeatureNotSupportedException HYC00 "),
@@ -79,6 +80,9 @@ class OptionalFunctionsTest {
         for (String feature : List.of("query", "explain", "windowFunction", "serialize", "blob", "progressHandler",
                 "checkpoint")) {
             assertTrue(r.getOrDefault(feature, "").startsWith("ok "), feature + ": " + r);
+        }
+        for (String feature : List.of("loadExtension", "loadExtensionsSetting")) { // it got to SQLite, which found no file
+            assertTrue(r.getOrDefault(feature, "").contains(" HY000 Cannot load the extension '"), feature + ": " + r);
         }
     }
 

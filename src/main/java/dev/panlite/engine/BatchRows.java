@@ -1,6 +1,7 @@
 package dev.panlite.engine;
 
 import dev.panlite.ffi.RowBuffer;
+import java.sql.SQLException;
 import java.util.Arrays;
 
 /**
@@ -15,6 +16,7 @@ public final class BatchRows {
     private long[] longs;
     private double[] doubles;
     private byte[][] bytes;
+    private float[][] floats; // float32 vectors (Bindings.FLOATS); made at the first one
     private int size;
     int completed; // rows run by the last Stmt.runBatch
     private byte[] chunkKinds; // a chunk's values staged for RowBuffer.putRows, made at the first chunk
@@ -37,11 +39,25 @@ public final class BatchRows {
     /** Drops every row, keeping the arrays for the next batch. */
     public void clear() {
         Arrays.fill(bytes, 0, size * width, null); // let the text and blob arrays go
+        if (floats != null) {
+            Arrays.fill(floats, 0, size * width, null);
+        }
         size = 0;
     }
 
-    /** Appends the current values of {@code b} as a row. */
-    public void add(Bindings b) {
+    /**
+     * Appends the current values of {@code b} as a row. Throws, adding nothing, for a float32 vector
+     * Panlite refuses to bind ({@link Vectors#checkRankable}): the row holds a copy, checked here.
+     */
+    public void add(Bindings b) throws SQLException {
+        float[][] vectors = b.floats;
+        if (vectors != null) {
+            for (int i = 1; i <= width; i++) {
+                if (b.kinds[i] == Bindings.FLOATS && vectors[i] != null) {
+                    Vectors.checkRankable(vectors[i], "addBatch: parameter " + i); // what the copy below will hold
+                }
+            }
+        }
         int at = size * width;
         if (at + width > kinds.length) {
             int capacity = Math.max(kinds.length * 2, at + width);
@@ -49,6 +65,9 @@ public final class BatchRows {
             longs = Arrays.copyOf(longs, capacity);
             doubles = Arrays.copyOf(doubles, capacity);
             bytes = Arrays.copyOf(bytes, capacity);
+            if (floats != null) {
+                floats = Arrays.copyOf(floats, capacity);
+            }
         }
         // element by element: for the few parameters of a row, cheaper than four System.arraycopy calls
         for (int i = 0; i < width; i++) {
@@ -58,6 +77,16 @@ public final class BatchRows {
             doubles[at + i] = b.doubles[i + 1];
             byte[] value = b.bytes[i + 1];
             bytes[at + i] = kind == Bindings.BLOB && value != null ? value.clone() : value; // the caller may refill a blob
+        }
+        if (vectors != null) { // the statement has bound a vector: a row of values without one pays nothing here
+            for (int i = 0; i < width; i++) {
+                if (b.kinds[i + 1] == Bindings.FLOATS && vectors[i + 1] != null) {
+                    if (floats == null) {
+                        floats = new float[kinds.length][];
+                    }
+                    floats[at + i] = vectors[i + 1].clone(); // as a blob: the caller may refill it
+                }
+            }
         }
         size++;
     }
@@ -111,6 +140,17 @@ public final class BatchRows {
                 } else if (kind == Bindings.DOUBLE) {
                     k[cell + i] = kind;
                     v[cell + i] = Double.doubleToRawLongBits(doubles[at + i]);
+                } else if (kind == Bindings.FLOATS && floats != null && floats[at + i] != null) {
+                    float[] f = floats[at + i]; // sqlite-vec's blob, written straight into the chunk's heap
+                    int length = f.length * Float.BYTES;
+                    if (length > heap.length - heapAt) {
+                        heapAt = rowHeap;
+                        break rows; // this row does not fit: the chunk ends before it
+                    }
+                    Vectors.putLittleEndian(f, heap, heapAt);
+                    k[cell + i] = Bindings.BLOB;
+                    v[cell + i] = ((long) heapAt << 32) | length;
+                    heapAt += length;
                 } else {
                     k[cell + i] = Bindings.NULL; // NULL, unset, or a torn text (as Bindings.bind)
                     v[cell + i] = 0;
@@ -129,7 +169,8 @@ public final class BatchRows {
     int bind(long handle, int row) {
         int at = row * width;
         for (int i = 0; i < width; i++) {
-            int rc = Bindings.bind(handle, i + 1, kinds[at + i], longs[at + i], doubles[at + i], bytes[at + i]);
+            float[] f = floats == null ? null : floats[at + i];
+            int rc = Bindings.bind(handle, i + 1, kinds[at + i], longs[at + i], doubles[at + i], bytes[at + i], f);
             if (rc != 0) {
                 return rc;
             }

@@ -1,6 +1,7 @@
 package dev.panlite.engine;
 
 import dev.panlite.ffi.Sqlite;
+import java.sql.SQLException;
 import java.util.Arrays;
 
 /**
@@ -18,11 +19,13 @@ public final class Bindings {
     static final byte DOUBLE = 3;
     static final byte TEXT = 4;
     static final byte BLOB = 5;
+    static final byte FLOATS = 6; // a float32 vector: bound as sqlite-vec's blob straight from the float[] (Vectors)
 
     final byte[] kinds; // index 1..n as SQLite counts
     final long[] longs;
     final double[] doubles;
     final byte[][] bytes;
+    float[][] floats; // the FLOATS values; made at the first one
     private final boolean[] dirty; // set since the last flush: SQLite does not have it yet
     private boolean anyDirty;
 
@@ -71,6 +74,21 @@ public final class Bindings {
         mark(i);
     }
 
+    /**
+     * A float32 vector, bound as sqlite-vec's blob (little-endian floats) from the array itself, with
+     * what it holds at the next execution, as {@link #setBlob}; a batch row copies it. A vector
+     * holding NaN is refused where it is bound or copied ({@link Vectors#checkRankable}).
+     */
+    public void setFloats(int i, float[] vector) {
+        if (floats == null) {
+            floats = new float[kinds.length][];
+        }
+        kinds[i] = FLOATS;
+        floats[i] = vector;
+        bytes[i] = null;
+        mark(i);
+    }
+
     private void mark(int i) {
         dirty[i] = true;
         anyDirty = true;
@@ -81,6 +99,9 @@ public final class Bindings {
         if (kinds.length > 1) {
             Arrays.fill(kinds, UNSET);
             Arrays.fill(bytes, null);
+            if (floats != null) {
+                Arrays.fill(floats, null);
+            }
             Arrays.fill(dirty, false);
         }
         anyDirty = false;
@@ -92,16 +113,28 @@ public final class Bindings {
         anyDirty = kinds.length > 1;
     }
 
-    /** Binds what changed since the last flush; returns the first failing code, or OK. */
-    int flush(long handle) {
+    /**
+     * Binds what changed since the last flush; returns the first failing code, or OK. Throws for a
+     * value Panlite refuses to bind (a float32 vector holding NaN), which stays unbound.
+     */
+    int flush(long handle) throws SQLException {
         if (!anyDirty) {
             return Sqlite.OK;
         }
         anyDirty = false;
         for (int i = 1; i < kinds.length; i++) {
             if (dirty[i]) {
+                float[] vector = null;
+                if (kinds[i] == FLOATS && floats != null) { // null floats: a state torn by two threads (see bind)
+                    vector = floats[i];
+                    if (vector != null) {
+                        anyDirty = true; // until it is bound: a refused vector stays dirty
+                        Vectors.checkRankable(vector, "Parameter " + i); // as it is now: the caller may have refilled it
+                        anyDirty = false;
+                    }
+                }
                 dirty[i] = false;
-                int rc = bind(handle, i, kinds[i], longs[i], doubles[i], bytes[i]);
+                int rc = bind(handle, i, kinds[i], longs[i], doubles[i], bytes[i], vector);
                 if (rc != Sqlite.OK) {
                     dirty[i] = true; // not bound: try again at the next flush
                     anyDirty = true;
@@ -112,7 +145,7 @@ public final class Bindings {
         return Sqlite.OK;
     }
 
-    static int bind(long handle, int i, byte kind, long l, double d, byte[] b) {
+    static int bind(long handle, int i, byte kind, long l, double d, byte[] b, float[] f) {
         if ((kind == TEXT || kind == BLOB) && b == null) {
             kind = NULL; // only a statement misused from two threads at once can see this torn state
         }
@@ -121,6 +154,7 @@ public final class Bindings {
             case DOUBLE -> Sqlite.bindDouble(handle, i, d);
             case TEXT -> Sqlite.bindText(handle, i, b, b.length);
             case BLOB -> Sqlite.bindBlob(handle, i, b, b.length);
+            case FLOATS -> f == null ? Sqlite.bindNull(handle, i) : Sqlite.bindFloats(handle, i, f); // null: torn, as above
             default -> Sqlite.bindNull(handle, i); // NULL, and UNSET after a clear
         };
     }

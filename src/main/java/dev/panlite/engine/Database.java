@@ -4,6 +4,7 @@ import dev.panlite.ffi.Fused;
 import dev.panlite.ffi.Scratch;
 import dev.panlite.ffi.Sqlite;
 import dev.panlite.ffi.SqliteLibrary;
+import dev.panlite.ffi.VectorSearch;
 import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
@@ -38,6 +39,7 @@ public final class Database {
     private final UserCode userCode;
     private final SessionState session = new SessionState(this); // what SQL changed, put back for a pool's next user
     private long db;
+    private String vectorSearch; // the sqlite-vec version registered at open; null: none
     private java.nio.file.Path resourceCopy; // jdbc:sqlite::resource: opens a temporary copy, deleted on close
     private volatile boolean closed;
     private volatile boolean closeWhenIdle; // close() was called inside a callback: done when the lock holder leaves
@@ -111,9 +113,12 @@ public final class Database {
         Sqlite.busyTimeout(db, 0);
         checkpoints.install(scratch, db); // the autocheckpoint, with JFR events (wal_autocheckpoint)
         BlockingLocks.apply(this, config.setlkTimeoutMillis()); // setlk_timeout (experimental: 041)
+        registerVectorSearch(); // before any SQL of the settings: the connection as the application gets it
         if (config.loadExtensions() && Sqlite.enableLoadExtension(db, true) != Sqlite.OK) {
             throw ResultCodes.exception(Sqlite.ERROR, "enable_load_extension: this SQLite build cannot load extensions",
                     null, ResultCodes.Phase.EXECUTE);
+        } else if (!config.loadExtensions()) { // some builds (Debian's) open with the C function's loading on
+            Sqlite.dbConfig(db, Sqlite.DBCONFIG_ENABLE_LOAD_EXTENSION, 0); // Extensions.load enables it per call
         }
         for (Map.Entry<Integer, Integer> limit : config.limits().entrySet()) {
             Sqlite.limit(db, limit.getKey(), limit.getValue());
@@ -134,6 +139,41 @@ public final class Database {
                         + " (" + config + ")");
             }
         }
+        for (Extensions.Library library : config.extensions()) { // last: they see the connection the application gets
+            Extensions.load(this, java.nio.file.Path.of(library.path()), library.entryPoint(), "load_extensions");
+        }
+    }
+
+    /**
+     * vector_search: sqlite-vec's functions and modules on this connection, where the engine has it
+     * compiled in (the bundled one); given true, an engine without it fails the open. Lock held.
+     */
+    private void registerVectorSearch() throws SQLException {
+        if (config.vectorSearch() == EngineConfig.VectorSearch.OFF) {
+            return;
+        }
+        String version = VectorSearch.version();
+        if (version == null) {
+            if (config.vectorSearch() == EngineConfig.VectorSearch.REQUIRED) {
+                throw new SQLNonTransientConnectionException("vector_search=true: the loaded " + SqliteLibrary.engine()
+                        + " (" + SqliteLibrary.loadedFrom() + ") has no sqlite-vec compiled in; the engine bundled in the"
+                        + " jar has (leave -D" + SqliteLibrary.LIBRARY_PROPERTY + " unset), or load sqlite-vec as an"
+                        + " extension (load_extensions) and remove vector_search=true.", SqlState.UNABLE_TO_CONNECT);
+            }
+            return;
+        }
+        String[] message = new String[1];
+        int rc = VectorSearch.register(db, message);
+        if (rc != Sqlite.OK) {
+            throw ResultCodes.exception(rc, "vector_search: sqlite-vec " + version + " could not register: "
+                    + (message[0] != null ? message[0] : Sqlite.errmsg(db)), null, ResultCodes.Phase.EXECUTE);
+        }
+        vectorSearch = version;
+    }
+
+    /** The sqlite-vec version registered on this connection at open (vector_search), or null. */
+    public String vectorSearchVersion() {
+        return vectorSearch;
     }
 
     private static final int DBCONFIG_DEFENSIVE = 1010;

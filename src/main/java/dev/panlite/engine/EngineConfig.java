@@ -14,6 +14,7 @@ import java.util.Map;
  * @param readOnlyOpen the file is opened read-only: transactions begin deferred and never queue for the gate
  * @param busyTimeoutMillis how long the Java-side wait for locks lasts
  * @param loadExtensions SQL's load_extension() may load extensions
+ * @param vectorSearch whether sqlite-vec is registered at open (vector_search)
  * @param pragmas PRAGMA statements to run right after open, in order
  * @param legacyPragmas deprecated PRAGMAs, each applied only where SQLite still has it
  * @param keyPragma the PRAGMA setting the encryption key, run before anything reads the file; null for none
@@ -33,14 +34,26 @@ import java.util.Map;
  * @param setlkTimeoutMillis sqlite3_setlk_timeout, SQLite's blocking locks (0: off; experiment 041)
  * @param description the settings for messages, without the key
  * @param diagnostics statement_diagnostics and the thresholds of its reports (StatementDiagnostics)
+ * @param extensions load_extensions: the libraries loaded at open, in order, after every other setting
  */
 public record EngineConfig(String filename, String resource, int openFlags, boolean readOnlyOpen,
-        int busyTimeoutMillis, boolean loadExtensions, List<String> pragmas, List<LegacyPragma> legacyPragmas,
+        int busyTimeoutMillis, boolean loadExtensions, VectorSearch vectorSearch, List<String> pragmas,
+        List<LegacyPragma> legacyPragmas,
         String keyPragma, Map<Integer, Integer> limits, Map<Integer, Integer> dbConfig, boolean cellSizeCheck,
         String beginSql, boolean deferredTransactions,
         int stmtCacheSize, boolean cacheTxStatements, boolean leakWarning, int walAutocheckpoint, int walSizeMark,
         String litestreamSocket, int litestreamSyncPages, int litestreamWaitPages, int setlkTimeoutMillis,
-        String description, StatementDiagnostics.Settings diagnostics) {
+        String description, StatementDiagnostics.Settings diagnostics, List<Extensions.Library> extensions) {
+
+    /** vector_search: whether the engine registers sqlite-vec on the connection at open. */
+    public enum VectorSearch {
+        /** false: not registered. */
+        OFF,
+        /** Not given (the default): registered where the engine has sqlite-vec compiled in, else nothing. */
+        WHERE_COMPILED_IN,
+        /** true: registered, and an engine without sqlite-vec fails the open. */
+        REQUIRED
+    }
 
     /** A deprecated PRAGMA to apply: {@code set}, then {@code query} returns no row if SQLite lacks it. */
     public record LegacyPragma(String key, String set, String query) {}

@@ -2,6 +2,7 @@ package dev.panlite.engine;
 
 import dev.panlite.ffi.Fused;
 import dev.panlite.ffi.Sqlite;
+import java.sql.SQLException;
 
 /**
  * One {@code sqlite3_stmt*} and what is known about it. Every method must be called with the owning
@@ -426,8 +427,11 @@ public final class Stmt {
         }
     }
 
-    /** Hands SQLite the values set since the last flush; call with the lock held, before stepping. */
-    public int flushBindings() {
+    /**
+     * Hands SQLite the values set since the last flush; call with the lock held, before stepping.
+     * Throws for a value Panlite refuses to bind ({@link Bindings#flush}).
+     */
+    public int flushBindings() throws SQLException {
         assert db.isLockedByMe();
         if (running > 0 || handle == 0) {
             return Sqlite.MISUSE; // SQLite refuses binding a running statement too; never reach it

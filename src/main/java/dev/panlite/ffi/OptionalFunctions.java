@@ -32,6 +32,7 @@ public final class OptionalFunctions {
             Map.entry("sqlite3_column_database_name", "builds with SQLITE_ENABLE_COLUMN_METADATA"),
             Map.entry("sqlite3_table_column_metadata", "builds with SQLITE_ENABLE_COLUMN_METADATA"),
             Map.entry("sqlite3_enable_load_extension", "builds without SQLITE_OMIT_LOAD_EXTENSION"),
+            Map.entry("sqlite3_load_extension", "builds without SQLITE_OMIT_LOAD_EXTENSION"),
             Map.entry("sqlite3_wal_hook", "builds without SQLITE_OMIT_WAL"),
             Map.entry("sqlite3_wal_checkpoint_v2", "builds without SQLITE_OMIT_WAL"),
             Map.entry("sqlite3_blob_open", "builds without SQLITE_OMIT_INCRBLOB"),

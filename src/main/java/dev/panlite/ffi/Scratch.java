@@ -335,6 +335,86 @@ public final class Scratch implements AutoCloseable {
         }
     }
 
+    // ------------------------------------------------------------------ extensions
+
+    /**
+     * The outcome of {@link #loadExtension}: SQLite's code and, on failure, its message; whether the
+     * file (or the name with the suffix) opened as a shared library in this process at all.
+     */
+    public record Loaded(int rc, String message, boolean opened) {}
+
+    /** The suffix SQLite appends to a library name that does not open as given (SHARED_LIB_SUFFIX). */
+    private static final String LIBRARY_SUFFIX = System.getProperty("os.name").startsWith("Windows") ? ".dll"
+            : System.getProperty("os.name").startsWith("Mac") ? ".dylib" : ".so";
+
+    private final java.util.Set<java.nio.file.Path> pinned = new java.util.HashSet<>(); // opened into the arena
+
+    /**
+     * sqlite3_load_extension of {@code file} with {@code entryPoint} (null: SQLite's default rule), on a
+     * connection where the caller has enabled loading. Java first opens the library itself into this
+     * connection's memory, so it stays mapped until the connection closes: SQLite unloads a library
+     * whose entry point failed even when that entry point had registered functions, and a call to one
+     * of them would jump into unmapped memory (a crash, with an extension that does so).
+     */
+    public Loaded loadExtension(long db, java.nio.file.Path file, String entryPoint) {
+        boolean opened = pin(file);
+        try (Arena call = Arena.ofConfined()) {
+            MemorySegment error = call.allocate(ADDRESS); // zeroed: NULL unless SQLite writes a message
+            int rc = Sqlite.loadExtension(db, call.allocateFrom(file.toString(), StandardCharsets.UTF_8),
+                    entryPoint == null ? MemorySegment.NULL : call.allocateFrom(entryPoint, StandardCharsets.UTF_8),
+                    error);
+            MemorySegment message = error.get(ADDRESS, 0);
+            try {
+                return new Loaded(rc, Sqlite.cString(message), opened);
+            } finally {
+                if (message.address() != 0) {
+                    Sqlite.free(message); // sqlite3_mprintf'd for us: ours to free
+                }
+            }
+        }
+    }
+
+    /**
+     * Opens {@code file}, or else the name SQLite tries next (with the suffix), until this connection
+     * closes; false when neither is a shared library this process can open.
+     */
+    private boolean pin(java.nio.file.Path file) {
+        java.nio.file.Path name = file.getFileName();
+        for (java.nio.file.Path candidate : name == null ? java.util.List.of(file)
+                : java.util.List.of(file, file.resolveSibling(name + LIBRARY_SUFFIX))) {
+            if (pinned.contains(candidate)) {
+                return true;
+            }
+            if (!sharedLibrary(candidate)) {
+                continue; // the JVM would warn of a "stack guard" for any file that is not an ELF library
+            }
+            try {
+                java.lang.foreign.SymbolLookup.libraryLookup(candidate, arena);
+                pinned.add(candidate);
+                return true;
+            } catch (IllegalArgumentException notLoadable) {
+                // a library for another machine, or with missing dependencies: SQLite fails on it too, and
+                // its message, which the caller reports, says why
+            }
+        }
+        return false;
+    }
+
+    /** Whether {@code file} starts as a shared library does: ELF, Mach-O (thin or fat) or PE. */
+    private static boolean sharedLibrary(java.nio.file.Path file) {
+        byte[] head = new byte[4];
+        try (var in = java.nio.file.Files.newInputStream(file)) {
+            if (in.readNBytes(head, 0, 4) < 2) {
+                return false;
+            }
+        } catch (java.io.IOException | RuntimeException unreadable) { // missing, a folder, no permission
+            return false;
+        }
+        int magic = (head[0] & 0xff) << 24 | (head[1] & 0xff) << 16 | (head[2] & 0xff) << 8 | head[3] & 0xff;
+        return magic == 0x7f454c46 || magic == 0xfeedface || magic == 0xfeedfacf || magic == 0xcefaedfe
+                || magic == 0xcffaedfe || magic == 0xcafebabe || head[0] == 'M' && head[1] == 'Z';
+    }
+
     // ------------------------------------------------------------------ incremental blob I/O
 
     /** The result of {@link #blobOpen}: SQLite's code and the handle (0 on failure). */

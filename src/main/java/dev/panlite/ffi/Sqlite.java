@@ -89,6 +89,9 @@ public final class Sqlite {
             FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
     private static final MethodHandle ENABLE_LOAD_EXTENSION = bind("sqlite3_enable_load_extension",
             FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
+    // runs the extension's entry point, which may run SQL and call back into Java: never critical
+    private static final MethodHandle LOAD_EXTENSION = bind("sqlite3_load_extension",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS));
     private static final MethodHandle LIMIT = bind("sqlite3_limit",
             FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT));
     // sqlite3_db_config(db, op, ...): the int-valued ops take (int on/off or -1 to query, int* result)
@@ -386,6 +389,24 @@ public final class Sqlite {
         }
     }
 
+    /**
+     * SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION: lets the C function sqlite3_load_extension load, leaving SQL's
+     * load_extension() refused (sqlite3_enable_load_extension turns on both).
+     */
+    public static final int DBCONFIG_ENABLE_LOAD_EXTENSION = 1005;
+
+    /**
+     * sqlite3_load_extension(db, file, entryPoint or NULL, &error). {@code error} receives NULL or a
+     * message SQLite allocated, which the caller frees with {@link #free}.
+     */
+    static int loadExtension(long db, MemorySegment file, MemorySegment entryPoint, MemorySegment error) {
+        try {
+            return (int) LOAD_EXTENSION.invokeExact(ptr(db), file, entryPoint, error);
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
     /** Sets limit {@code id} to {@code value} (negative: leave it) and returns the previous value. */
     /**
      * sqlite3_db_config of an on/off option ({@code SQLITE_DBCONFIG_DEFENSIVE}, {@code _DQS_DML}, ...):
@@ -664,6 +685,29 @@ public final class Sqlite {
             throw fail(t);
         }
     }
+
+    /**
+     * Binds a float32 vector as sqlite-vec's blob, 4 little-endian bytes per float, straight from the
+     * Java array (its memory is that blob on a little-endian machine); SQLite copies it. The caller
+     * keeps the length under 2^29 floats.
+     */
+    public static int bindFloats(long stmt, int index, float[] vector) {
+        MemorySegment floats = MemorySegment.ofArray(vector);
+        if (!NATIVE_LITTLE_ENDIAN) {
+            MemorySegment bytes = MemorySegment.ofArray(new byte[vector.length * Float.BYTES]);
+            MemorySegment.copy(floats, java.lang.foreign.ValueLayout.JAVA_FLOAT, 0, bytes, LITTLE_ENDIAN_FLOAT, 0, vector.length);
+            floats = bytes;
+        }
+        try {
+            return (int) BIND_BLOB.invokeExact(ptr(stmt), index, floats, vector.length * Float.BYTES, TRANSIENT);
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    private static final boolean NATIVE_LITTLE_ENDIAN = java.nio.ByteOrder.nativeOrder() == java.nio.ByteOrder.LITTLE_ENDIAN;
+    private static final java.lang.foreign.ValueLayout.OfFloat LITTLE_ENDIAN_FLOAT =
+            java.lang.foreign.ValueLayout.JAVA_FLOAT_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN);
 
     public static int columnCount(long stmt) {
         try {

@@ -49,6 +49,7 @@ public final class SqliteLibrary {
     private static final String VERSION;
     private static final String SOURCE_ID;
     private static final String LIBSQL_VERSION;
+    private static final String SQLITE_VEC_VERSION;
     private static final String LOAD_ERROR;
 
     static {
@@ -85,6 +86,7 @@ public final class SqliteLibrary {
         String version = null;
         String sourceId = null;
         String libsqlVersion = null;
+        String vecVersion = null;
         if (lookup == null) {
             error = "Panlite could not load the SQLite library. Tried:" + tried + "\n" + install;
         } else {
@@ -100,6 +102,7 @@ public final class SqliteLibrary {
                 sourceId = cString(call(lookup, "sqlite3_sourceid"));
                 // libSQL, a fork of SQLite, says so only through its own function
                 libsqlVersion = lookup.find("libsql_libversion").isPresent() ? cString(call(lookup, "libsql_libversion")) : null;
+                vecVersion = VectorSearch.versionIn(lookup); // compiled into the bundled engine
             }
         }
         LOOKUP = lookup;
@@ -108,10 +111,11 @@ public final class SqliteLibrary {
         VERSION = version;
         SOURCE_ID = sourceId;
         LIBSQL_VERSION = libsqlVersion;
+        SQLITE_VEC_VERSION = vecVersion;
         LOAD_ERROR = error;
         if (lookup != null) {
             String line = "Panlite uses " + (bundled ? "the bundled " : "") + engine() + " (" + sourceId + ") from "
-                    + loadedFrom;
+                    + loadedFrom + (vecVersion != null ? ", with sqlite-vec " + vecVersion + " compiled in" : "");
             try {
                 if (firstInThisJvm(line)) {
                     System.getLogger(SqliteLibrary.class.getName()).log(System.Logger.Level.INFO, line);
@@ -242,6 +246,14 @@ public final class SqliteLibrary {
     /** libsql_libversion of the loaded library when it is libSQL, else null. */
     public static String libsqlVersion() {
         return LIBSQL_VERSION;
+    }
+
+    /**
+     * The sqlite-vec version compiled into the loaded library ({@code v0.1.9}, what its vec_version()
+     * returns; the engine bundled in the jar has it), or null when it has none.
+     */
+    public static String sqliteVecVersion() {
+        return SQLITE_VEC_VERSION;
     }
 
     /** The engine and where it was loaded from, for messages. */

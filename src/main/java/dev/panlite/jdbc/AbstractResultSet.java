@@ -6,6 +6,7 @@ import static dev.panlite.ffi.Sqlite.INTEGER;
 import static dev.panlite.ffi.Sqlite.NULL;
 import static dev.panlite.ffi.Sqlite.TEXT;
 
+import dev.panlite.engine.Vectors;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 import java.io.Reader;
@@ -653,6 +654,8 @@ abstract class AbstractResultSet implements ResultSet {
             return d == null ? null : d.toBigInteger();
         } else if (type == byte[].class) {
             return getBytes(columnIndex);
+        } else if (type == float[].class) {
+            return vector(columnIndex);
         } else if (type == Object.class) {
             return getObject(columnIndex);
         } else if (type == Date.class) {
@@ -762,6 +765,35 @@ abstract class AbstractResultSet implements ResultSet {
                 return UUID.fromString(s.strip());
             } catch (IllegalArgumentException e) {
                 throw Errors.conversion("Cannot read '" + s + "' as a UUID");
+            }
+        } finally {
+            exit();
+        }
+    }
+
+    /**
+     * A float32 vector, as sqlite-vec stores it (a blob of 4 little-endian bytes per element) or
+     * writes it as text (JSON). An int8 or bit vector's blob is read as its bytes ({@code byte[]}):
+     * a blob does not say which it is, and one of 4n bytes would read here as n floats.
+     */
+    private float[] vector(int columnIndex) throws SQLException {
+        int c = enterColumn(columnIndex);
+        try {
+            int type = valueType(c);
+            wasNull = type == NULL;
+            try {
+                return switch (type) {
+                    case NULL -> null;
+                    case BLOB -> Vectors.fromBlob(blobValue(c));
+                    case TEXT -> Vectors.fromJson(textValue(c));
+                    default -> throw new IllegalArgumentException("a vector is a blob or JSON text, and this value is "
+                            + (type == INTEGER ? "an INTEGER" : "a REAL"));
+                };
+            } catch (IllegalArgumentException notAVector) {
+                SQLException e = Errors.conversion("Column " + columnIndex + " (" + columnLabel(c)
+                        + ") is not a float32 vector: " + notAVector.getMessage());
+                e.initCause(notAVector);
+                throw e;
             }
         } finally {
             exit();

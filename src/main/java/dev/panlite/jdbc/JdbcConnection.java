@@ -745,6 +745,11 @@ public final class JdbcConnection implements PanliteConnection {
     }
 
     @Override
+    public String sqliteVecVersion() {
+        return db.vectorSearchVersion(); // set once at open: no lock needed
+    }
+
+    @Override
     public void createFunction(String name, int nArgs, boolean deterministic, dev.panlite.SqlFunction function)
             throws SQLException {
         checkFunction(name, nArgs, function);
@@ -961,6 +966,20 @@ public final class JdbcConnection implements PanliteConnection {
     public int preparedStatementCount() throws SQLException {
         try (var held = lockOpen()) {
             return db.liveStatements();
+        }
+    }
+
+    @Override
+    public void loadExtension(java.nio.file.Path library, String entryPoint) throws SQLException {
+        if (library == null) {
+            throw Errors.badArgument("loadExtension needs the path of a library");
+        }
+        if (entryPoint != null && (entryPoint.isBlank() || entryPoint.indexOf('\0') >= 0)) {
+            throw Errors.badArgument("loadExtension: the entry point is the name of a C function, or null for"
+                    + " SQLite's rule; got \"" + entryPoint + "\"");
+        }
+        try (var held = lockOpen()) {
+            dev.panlite.engine.Extensions.load(db, library, entryPoint, "loadExtension");
         }
     }
 

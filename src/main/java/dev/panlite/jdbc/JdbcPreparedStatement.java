@@ -6,6 +6,7 @@ import dev.panlite.engine.Bindings;
 import dev.panlite.engine.ExplainRows;
 import dev.panlite.engine.ResultCodes;
 import dev.panlite.engine.Stmt;
+import dev.panlite.engine.Vectors;
 import dev.panlite.ffi.Sqlite;
 import java.io.IOException;
 import java.io.InputStream;
@@ -689,6 +690,7 @@ public final class JdbcPreparedStatement extends JdbcStatement implements Prepar
                 }
             }
             case byte[] b -> setBytes(parameterIndex, b);
+            case float[] f -> bindVector(parameterIndex, f);
             case Timestamp t -> setTimestamp(parameterIndex, t);
             case Date d -> setDate(parameterIndex, d);
             case Time t -> setTime(parameterIndex, t);
@@ -704,7 +706,7 @@ public final class JdbcPreparedStatement extends JdbcStatement implements Prepar
             case URL u -> setURL(parameterIndex, u);
             case Enum<?> e -> setString(parameterIndex, e.name());
             default -> throw Errors.conversion("Cannot bind a " + x.getClass().getName()
-                    + "; use a String, number, byte[], date/time or java.time value");
+                    + "; use a String, number, byte[], float[] (a vector), date/time or java.time value");
         }
     }
 
@@ -722,7 +724,25 @@ public final class JdbcPreparedStatement extends JdbcStatement implements Prepar
         switch (targetSqlType) {
             case Types.CHAR, Types.VARCHAR, Types.LONGVARCHAR, Types.NCHAR, Types.NVARCHAR, Types.LONGNVARCHAR,
                     Types.CLOB, Types.NCLOB -> setString(parameterIndex, x instanceof Temporal t ? Dates.toText(t)
-                            : x instanceof byte[] b ? new String(b, StandardCharsets.UTF_8) : x.toString());
+                            : x instanceof byte[] b ? new String(b, StandardCharsets.UTF_8)
+                            : x instanceof float[] f ? Vectors.toJson(f, parameterIndex) : x.toString());
+            case Vectors.FLOAT32 -> {
+                switch (x) {
+                    case float[] f -> bindVector(parameterIndex, f);
+                    case byte[] b when b.length % Float.BYTES == 0 -> setBytes(parameterIndex, b);
+                    default -> throw Errors.conversion("Parameter " + parameterIndex + ": a FLOAT32 vector is a float[]"
+                            + " (or its blob: a byte[] of 4 bytes per element), not " + describe(x));
+                }
+            }
+            case Vectors.INT8, Vectors.BIT -> {
+                if (!(x instanceof byte[] b)) {
+                    throw Errors.conversion("Parameter " + parameterIndex + ": an " + (targetSqlType == Vectors.INT8
+                            ? "INT8 vector is a byte[] of one signed byte per element (sqlite-vec's vec_quantize_int8() makes one"
+                            : "BIT vector is a byte[] of 8 elements per byte (sqlite-vec's vec_quantize_binary() makes one")
+                            + " from a float32 vector in SQL), not " + describe(x));
+                }
+                setBytes(parameterIndex, b); // the SQL wraps it in vec_int8(?) or vec_bit(?): see VectorType
+            }
             case Types.BOOLEAN, Types.BIT -> setBoolean(parameterIndex, toBoolean(x));
             case Types.TINYINT, Types.SMALLINT, Types.INTEGER, Types.BIGINT -> setLong(parameterIndex, toLong(x));
             case Types.REAL, Types.FLOAT, Types.DOUBLE -> setDouble(parameterIndex, toDouble(x));
@@ -742,6 +762,16 @@ public final class JdbcPreparedStatement extends JdbcStatement implements Prepar
     @Override
     public void setObject(int parameterIndex, Object x, SQLType targetSqlType) throws SQLException {
         setObject(parameterIndex, x, vendorType(targetSqlType), -1);
+    }
+
+    /** A float32 vector: bound as sqlite-vec's blob from the array itself at execution, as {@link #setBytes}. */
+    private void bindVector(int parameterIndex, float[] vector) throws SQLException {
+        checkIndex(parameterIndex);
+        params.setFloats(parameterIndex, vector);
+    }
+
+    private static String describe(Object x) {
+        return x instanceof byte[] b ? "a byte[] of " + b.length + " bytes" : "a " + x.getClass().getTypeName();
     }
 
     private static int vendorType(SQLType type) throws SQLException {

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.Reader;
 import java.io.StringReader;
+import java.nio.file.Path;
 import java.sql.Blob;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
@@ -22,8 +23,8 @@ import java.util.concurrent.Executor;
 
 /**
  * THE list of what a fuzz thread may do, with weights: one {@code add} per action. The name prefix
- * ("conn.", "tx.", "stmt.", "ps.", "rs.", "meta.", "blob.", "fn.", "vtab.", "image.", "wal.", "backup.", "pool.", "diag.")
- * lets a run skip a group (-Dpanlite.fuzz.skip=fn.,vtab.) to find the next crash class while one is being fixed.
+ * ("conn.", "tx.", "stmt.", "ps.", "rs.", "meta.", "blob.", "fn.", "vtab.", "image.", "wal.", "backup.", "pool.", "diag.", "ext.",
+ * "vec." in {@link VectorActions}) lets a run skip a group (-Dpanlite.fuzz.skip=fn.,vtab.) to find the next crash class while one is being fixed.
  *
  * <p>A new API gets its cases here in a few lines. Take objects from the shared pools
  * ({@code x.conn()}, {@code x.w.results.pick(x.r)}, ...), put what it creates back into one, and
@@ -633,6 +634,10 @@ final class Actions {
         pooledHandles(); // apart from the table above, so other groups' additions there do not meet these
     }
 
+    static {
+        VectorActions.register(Actions::add); // sqlite-vec (group "vec."), in a file of its own
+    }
+
     /**
      * Handles of PanliteConnectionPoolDataSource borrowed and closed while other threads use them: a
      * borrow closes the previous handle (its reset rolls back, detaches, empties TEMP and puts back
@@ -1052,5 +1057,80 @@ final class Actions {
             dev.panlite.PanliteStats.addDatabaseListener(listener);
             dev.panlite.PanliteStats.removeDatabaseListener(listener);
         });
+    }
+
+    static {
+        extensions(); // apart from the tables above, as diag.: the seeds of earlier findings replay as before
+    }
+
+    /**
+     * Extensions loaded at run time (PanliteConnection.loadExtension and load_extensions): real ones
+     * built from C ({@link FuzzExtensions}), one whose entry point fails after registering half(), a
+     * library that is no extension, paths that are no library; on shared connections that other
+     * threads use, close and abort meanwhile, on closed ones, from two threads at once, and inside
+     * callbacks (ANY_ACTION: refused); then calls to what they registered.
+     */
+    private static void extensions() {
+        addConn("ext.load", 3, (x, c) -> {
+            Path library = extensionPath(x);
+            String entryPoint = x.chance(70) ? null : x.oneOf(List.of("sqlite3_other_init", "sqlite3_extension_init",
+                    "sqlite3_nope_init", "sqlite3_vec_init"));
+            x.note("loadExtension " + library + " " + entryPoint);
+            try {
+                c.unwrap(PanliteConnection.class).loadExtension(library, entryPoint);
+            } finally {
+                if (x.chance(50)) { // at once, what it registered: also what an entry point left before it failed
+                    try (Statement s = c.createStatement()) {
+                        keepOrDrain(x, s.executeQuery(x.oneOf(List.of("SELECT half()", "SELECT answer()", "SELECT other()"))), 0);
+                    }
+                }
+            }
+        });
+        add("ext.closed", 1, x -> { // a connection closed now, or by another thread, or closing there meanwhile
+            Connection c = x.w.connections.pick(x.r);
+            if (c != null) {
+                PanliteConnection p = c.unwrap(PanliteConnection.class);
+                if (x.chance(50)) {
+                    c.close();
+                }
+                p.loadExtension(extensionPath(x), null);
+            }
+        });
+        addConn("ext.call", 2, (x, c) -> {
+            // SQL's load_extension() (enable_load_extension=true, the incumbent's way) never gets failing.so:
+            // SQLite unloads it with half() still registered, and only loadExtension keeps it mapped (README)
+            Path bySql = extensionPath(x);
+            bySql = bySql.getFileName().toString().equals("failing.so") ? bySql.resolveSibling("answer.so") : bySql;
+            String sql = x.oneOf(List.of("SELECT answer()", "SELECT half()", "SELECT other()",
+                    "SELECT answer(), half(), b FROM t", "SELECT load_extension('" + bySql + "')"));
+            x.note(sql);
+            try (Statement s = c.createStatement()) {
+                keepOrDrain(x, s.executeQuery(sql), 10);
+            }
+        });
+        add("ext.open", 1, x -> {
+            StringBuilder list = new StringBuilder();
+            for (int i = x.r.nextInt(3); i >= 0; i--) {
+                list.append(extensionPath(x)).append(x.chance(20) ? "!sqlite3_other_init|" : "|");
+            }
+            String url = x.w.url(x.r) + "&load_extensions=" + java.net.URLEncoder.encode(list.toString(),
+                    java.nio.charset.StandardCharsets.UTF_8) + (x.chance(20) ? "&enable_load_extension=true" : "");
+            x.note(url);
+            Connection c = java.sql.DriverManager.getConnection(url); // fails when one of them does not load
+            x.w.opened.add(c);
+            Connection old = x.w.connections.put(x.r, c);
+            if (old != null && x.chance(50)) {
+                old.close();
+            }
+        });
+    }
+
+    /** A library to load: mostly one built from C, else a file that is none, a folder, or nothing at all. */
+    private static Path extensionPath(Ctx x) {
+        List<Path> built = FuzzExtensions.libraries(x.w);
+        if (!built.isEmpty() && x.chance(70)) {
+            return x.oneOf(built);
+        }
+        return x.oneOf(List.of(Path.of(x.w.file(0)), x.w.dir, x.w.dir.resolve("missing.so"), Path.of("no-such-extension")));
     }
 }

@@ -133,7 +133,8 @@ public final class MisuseFuzzChild {
         for (Map.Entry<String, java.util.concurrent.atomic.AtomicLong> e : w.findingKinds().entrySet()) {
             out.println("finding x" + e.getValue() + ": " + e.getKey());
         }
-        out.println("commonest SQLExceptions: " + w.commonSqlExceptions(12));
+        out.println("commonest SQLExceptions: " + w.commonSqlExceptions(Integer.getInteger("panlite.fuzz.commonest", 12)));
+        out.println("actions by group: " + w.actionsByGroup());
         out.println("done seed=" + seed + " actions=" + w.actions + " sqlExceptions=" + w.sqlExceptions
                 + " findings=" + w.findings + " sqliteMisuse=" + w.misuse + " leakedConnections=" + w.leaked);
         out.flush();
@@ -156,6 +157,7 @@ public final class MisuseFuzzChild {
             x.trace.record(x.thread, (x.depth > 0 ? "  in " + who + ": " : "") + e.name());
         }
         x.w.actions.incrementAndGet();
+        x.w.ran(e.name());
         try {
             e.action().run(x);
         } catch (SQLException ok) {

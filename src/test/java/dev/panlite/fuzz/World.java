@@ -39,6 +39,8 @@ final class World {
     /** Database images from serialize(), for deserialize() on any connection. */
     final Slots<byte[]> images = new Slots<>(3);
     final Slots<dev.panlite.ChangeListener> listeners = new Slots<>(4);
+    /** float[] vectors bound by reference (setObject keeps the array) that vec.mutate changes meanwhile. */
+    final Slots<float[]> vectors = new Slots<>(3);
     /** Physical connections of PanliteConnectionPoolDataSource, whose logical handles are in {@link #connections}. */
     final Slots<PooledConnection> pooled = new Slots<>(3);
     final Queue<PooledConnection> openedPooled = new ConcurrentLinkedQueue<>();
@@ -52,6 +54,8 @@ final class World {
     final AtomicLong actions = new AtomicLong();
     final AtomicLong findings = new AtomicLong();
     private final Map<String, AtomicLong> findingKinds = new ConcurrentHashMap<>();
+    /** Actions run, by group (the name's prefix up to its dot): the summary shows that each group ran. */
+    private final Map<String, java.util.concurrent.atomic.LongAdder> groups = new ConcurrentHashMap<>();
 
     World(Path dir, PrintStream out) {
         this.dir = dir;
@@ -166,6 +170,18 @@ final class World {
         return sqlExceptionKinds.entrySet().stream()
                 .sorted((a, b) -> Long.compare(b.getValue().get(), a.getValue().get()))
                 .limit(n).map(e -> e.getValue() + " " + e.getKey()).toList();
+    }
+
+    /** Counts one action of {@code name} (e.g. "vec.knn" for group "vec."). */
+    void ran(String name) {
+        int dot = name.indexOf('.');
+        groups.computeIfAbsent(dot < 0 ? name : name.substring(0, dot + 1), k -> new java.util.concurrent.atomic.LongAdder()).increment();
+    }
+
+    /** "conn.=123 vec.=45 ...", by group name. */
+    String actionsByGroup() {
+        return new java.util.TreeMap<>(groups).entrySet().stream().map(e -> e.getKey() + "=" + e.getValue().sum())
+                .collect(java.util.stream.Collectors.joining(" "));
     }
 
     /** One line per kind of finding with its count, for the summary. */

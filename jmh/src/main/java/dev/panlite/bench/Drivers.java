@@ -83,12 +83,19 @@ public final class Drivers {
         return target(param, null);
     }
 
+    /** {@link #target(String, String, String)} without extra settings for the incumbent. */
+    public static Target target(String param, String panliteExtra) {
+        return target(param, panliteExtra, null);
+    }
+
     /**
      * @param param        the {@code driver} param value
      * @param panliteExtra extra URL query parameters for Panlite only (e.g. {@code stmt_cache_size=4}); null for none.
      *                     The incumbent does not know Panlite's settings, so it never gets them.
+     * @param xerialExtra  extra URL query parameters for the incumbent only (e.g. {@code enable_load_extension=true},
+     *                     which VectorBench needs to load sqlite-vec); null for none
      */
-    public static Target target(String param, String panliteExtra) {
+    public static Target target(String param, String panliteExtra, String xerialExtra) {
         String params = COMMON_PARAMS;
         Driver driver;
         switch (param) {
@@ -122,6 +129,7 @@ public final class Drivers {
             default -> throw new IllegalArgumentException("unknown driver param: " + param);
         }
         if (panliteExtra != null && !param.equals(XERIAL)) params += "&" + panliteExtra;
+        if (xerialExtra != null && param.equals(XERIAL)) params += "&" + xerialExtra;
         return new Target(param, driver, params);
     }
 

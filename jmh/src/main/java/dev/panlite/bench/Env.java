@@ -42,6 +42,7 @@ public final class Env {
                 Drivers.Target t = Drivers.target(d);
                 env.put("sqlite." + d, Drivers.sqliteVersion(t));
                 env.put("driver." + d, driverVersion(t));
+                env.put("vec." + d, VectorBench.vecVersion(VectorBench.target(d, 0))); // built in, or loaded (VectorBench)
                 if (d.equals(Drivers.PANLITE)) { // which engine: the bundled one or the library named by -Dpanlite.sqlite.library
                     env.put("engine.panlite", (dev.panlite.ffi.SqliteLibrary.bundled() ? "bundled, " : "")
                             + dev.panlite.ffi.SqliteLibrary.loadedFrom());

@@ -28,7 +28,7 @@ public final class Report {
     record Result(String group, String method, String params, String workload, String driver, double score, double error, String unit, double bytesPerOp) {}
 
     /** Table order of the benchmark classes; JMH runs them alphabetically. Unknown classes go last. */
-    static final List<String> GROUP_ORDER = List.of("ReadBench", "StmtCacheBench", "PooledBench", "WriteBench");
+    static final List<String> GROUP_ORDER = List.of("ReadBench", "StmtCacheBench", "PooledBench", "WriteBench", "VectorBench");
 
     /** A line of the table: a workload, the incumbent and one Panlite variant (either may be missing). */
     record Row(String workload, String variant, Result xerial, Result panlite) {
@@ -50,6 +50,10 @@ public final class Report {
 
         boolean isVariant() {
             return !variant.equals(Drivers.PANLITE);
+        }
+
+        boolean inGroup(String group) {
+            return (xerial != null && xerial.group.equals(group)) || (panlite != null && panlite.group.equals(group));
         }
 
         String label() {
@@ -249,7 +253,7 @@ public final class Report {
         if (!floor.any()) return c;
         double f = floor.of(r);
         return concat(c, new String[] {
-            Double.isNaN(f) ? "" : fmt(f) + " ns",
+            Double.isNaN(f) ? "" : floorTime(f, r.panlite),
             Double.isNaN(floor.ratio(r)) ? "" : String.format(Locale.ROOT, "%.2f", floor.ratio(r))
         });
     }
@@ -311,6 +315,9 @@ public final class Report {
         row(b, "SQLite in xerial", env.getProperty("sqlite.xerial", "?") + (env.containsKey("driver.xerial") ? " — " + env.getProperty("driver.xerial") : ""));
         row(b, "SQLite in Panlite", env.getProperty("sqlite.panlite", "?") + (env.containsKey("driver.panlite") ? " — " + env.getProperty("driver.panlite") : "")
                 + (env.containsKey("engine.panlite") ? " (" + env.getProperty("engine.panlite") + ")" : ""));
+        if (env.containsKey("vec.xerial") || env.containsKey("vec.panlite")) {
+            row(b, "sqlite-vec (VectorBench)", "xerial: " + env.getProperty("vec.xerial", "?") + "; Panlite: " + env.getProperty("vec.panlite", "?"));
+        }
         if (env.containsKey("jmh.args")) row(b, "JMH arguments", "`" + env.getProperty("jmh.args") + "`");
         b.append("\n## Results\n\n");
         b.append("Times are JMH averages ± the 99.9% confidence half-width; **ratio = Panlite time / xerial time, lower is better** "
@@ -335,6 +342,12 @@ public final class Report {
         }
         b.append("Variants: `nocache` = `stmt_cache_size=0`; `nohelper` = `-Dpanlite.helper=false` (pure-Java fallback for the fused "
                 + "native calls); `uncachedtx` = `cache_tx_statements=false`.\n\n");
+        if (rows.stream().anyMatch(r -> r.inGroup("VectorBench"))) {
+            b.append("VectorBench (sqlite-vec, 100k × 384-dim float32, cosine): `knn` = one `MATCH ... AND k = 10` query, all 10 rows "
+                    + "read; `knnMmap` = the same with `mmap_size` = 256 MiB in both; `insertBatch` = 100 vectors in one transaction. Panlite uses the sqlite-vec compiled into its engine and "
+                    + "binds `float[]`; xerial loads the same version as an extension and binds the vector converted to a "
+                    + "little-endian `byte[]` (the conversion is in its time). See docs/experiments/091.\n\n");
+        }
         if (floor.any()) {
             b.append("**C floor**: SQLite's own time for the workload (`jmh/floor`, the same SQL and data in C, every statement "
                     + "prepared once), run by `./bench` right after JMH on the very library Panlite ran on; **p/floor** = Panlite's "
@@ -354,6 +367,17 @@ public final class Report {
         if (r == null) return "—";
         String unit = r.unit.replace("us/", "µs/").replace("/op", "");
         return fmt(r.score) + (Double.isNaN(r.error) ? "" : " ± " + fmt(r.error)) + " " + unit;
+    }
+
+    /** The floor's ns/op in the unit of the Panlite result beside it (ms for a knn query, ns for a point query). */
+    private static String floorTime(double nanos, Result beside) {
+        String unit = beside == null ? "ns/op" : beside.unit;
+        return switch (unit) {
+            case "us/op" -> fmt(nanos / 1e3) + " µs";
+            case "ms/op" -> fmt(nanos / 1e6) + " ms";
+            case "s/op" -> fmt(nanos / 1e9) + " s";
+            default -> fmt(nanos) + " ns";
+        };
     }
 
     private static String bytes(Result r) {
