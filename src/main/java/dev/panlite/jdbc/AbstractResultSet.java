@@ -64,11 +64,16 @@ abstract class AbstractResultSet implements ResultSet {
     protected boolean wasNull;
     protected int fetchSize;
     protected final long maxRows;
-    private String[] lowerLabels; // for case-insensitive findColumn, built on first use
-    // a wide result's labels -> their first column, built at the first findColumn: a row read by label is
-    // then linear in its width, not quadratic (a narrow one is scanned, which allocates nothing)
-    private java.util.Map<String, Integer> labelIndex;
+    // findColumn's lookups past the plain scan, built on first use; one field, so a result set read by
+    // index carries nothing more
+    private LabelLookup labelLookup;
     private static final int SCAN_LABELS_UP_TO = 32;
+
+    /** A wide result's labels -> their first column; the labels in lower case, for a case-insensitive match. */
+    private static final class LabelLookup {
+        java.util.Map<String, Integer> exact;
+        String[] lower;
+    }
 
     AbstractResultSet(JdbcStatement statement, Dates dates, long maxRows) {
         this.statement = statement;
@@ -230,9 +235,11 @@ abstract class AbstractResultSet implements ResultSet {
 
     private int findColumnGuarded(String columnLabel) throws SQLException {
         int n = columnCount();
-        // exact match first: no allocation on the common path
+        // exact match first: a narrow result is scanned (no allocation on the common path); a wide one
+        // is looked up in an index built once, so a row read by label is linear in its width, not quadratic
         if (n > SCAN_LABELS_UP_TO) {
-            if (labelIndex == null) {
+            LabelLookup lookup = labelLookup();
+            if (lookup.exact == null) {
                 java.util.Map<String, Integer> index = java.util.HashMap.newHashMap(n);
                 for (int i = 0; i < n; i++) {
                     String label = columnLabel(i);
@@ -240,9 +247,9 @@ abstract class AbstractResultSet implements ResultSet {
                         index.putIfAbsent(label, i + 1); // the first of equal labels, as the scan finds
                     }
                 }
-                labelIndex = index;
+                lookup.exact = index;
             }
-            Integer column = labelIndex.get(columnLabel);
+            Integer column = lookup.exact.get(columnLabel);
             if (column != null) {
                 return column;
             }
@@ -253,16 +260,17 @@ abstract class AbstractResultSet implements ResultSet {
                 }
             }
         }
-        if (lowerLabels == null) {
+        LabelLookup lookup = labelLookup();
+        if (lookup.lower == null) {
             String[] lower = new String[n];
             for (int i = 0; i < n; i++) {
                 String label = columnLabel(i);
                 lower[i] = label == null ? null : label.toLowerCase(java.util.Locale.ROOT);
             }
-            lowerLabels = lower;
+            lookup.lower = lower;
         }
         for (int i = 0; i < n; i++) {
-            if (columnLabel.equalsIgnoreCase(lowerLabels[i])) {
+            if (columnLabel.equalsIgnoreCase(lookup.lower[i])) {
                 return i + 1;
             }
         }
@@ -272,6 +280,13 @@ abstract class AbstractResultSet implements ResultSet {
             return findColumnGuarded(columnLabel.substring(dot + 1));
         }
         throw Errors.badIndex("No column labelled '" + columnLabel + "'");
+    }
+
+    private LabelLookup labelLookup() {
+        if (labelLookup == null) {
+            labelLookup = new LabelLookup();
+        }
+        return labelLookup;
     }
 
     // ------------------------------------------------------------------ numbers
