@@ -38,9 +38,10 @@ public enum Setting {
                     + " calls only: SQL's load_extension() stays refused. A library that fails to load fails the open."),
     VECTOR_SEARCH("vector_search", Use.OPEN, Values.bool(), "true",
             "Register sqlite-vec (vec0 tables, vec_* functions), compiled into the bundled engine, on the"
-                    + " connection at open (about 2 µs, docs/experiments/090). On an engine without it (the system"
-                    + " SQLite, libSQL) the default does nothing and true fails the open, naming the engine;"
-                    + " load sqlite-vec as an extension there. false: not registered (\"no such module: vec0\")."),
+                    + " connection at open (about 4 µs of CPU and 2 KB per connection: docs/experiments/090). On an"
+                    + " engine without it (the system SQLite, libSQL) the default does nothing and true fails the open,"
+                    + " naming the engine; load sqlite-vec as an extension there. false: not registered (\"no such"
+                    + " module: vec0\")."),
     BUSY_TIMEOUT("busy_timeout", Use.OPEN, Values.range(0, Integer.MAX_VALUE), "3000",
             "Milliseconds to wait while another connection holds the write lock, before failing"
                     + " with SQLITE_BUSY; 0 fails at once. The wait is in Java (a fair queue within the"

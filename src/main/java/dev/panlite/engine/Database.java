@@ -149,6 +149,7 @@ public final class Database {
      * compiled in (the bundled one); given true, an engine without it fails the open. Lock held.
      */
     private void registerVectorSearch() throws SQLException {
+        assert isLockedByMe();
         if (config.vectorSearch() == EngineConfig.VectorSearch.OFF) {
             return;
         }
@@ -430,6 +431,12 @@ public final class Database {
         } else { // e.g. MISUSE returned without touching the connection's error state
             extended = rc;
             message = Sqlite.errstr(rc);
+        }
+        if ((rc & 0xff) == Sqlite.ERROR && Sqlite.isInterrupted(db)) {
+            // cancel, a query timeout or abort stopped a virtual table that reports the interrupt as an
+            // error of its own (sqlite-vec's KNN: "chunks iter error"): it is the interrupt, message kept
+            rc = extended = Sqlite.INTERRUPT;
+            message = "interrupted (" + message + ")";
         }
         if ((rc & 0xff) == Sqlite.INTERRUPT && interrupts.lastWasTimeout()) {
             phase = ResultCodes.Phase.TIMED_OUT;

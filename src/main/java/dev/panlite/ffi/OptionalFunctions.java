@@ -23,6 +23,7 @@ public final class OptionalFunctions {
     static final Map<String, String> SINCE = Map.ofEntries(
             Map.entry("sqlite3_setlk_timeout", "SQLite 3.50.0, does nothing in builds without SQLITE_ENABLE_SETLK_TIMEOUT"),
             Map.entry("sqlite3_error_offset", "SQLite 3.38.0"),
+            Map.entry("sqlite3_is_interrupted", "SQLite 3.41.0"),
             Map.entry("sqlite3_stmt_isexplain", "SQLite 3.28.0"),
             Map.entry("sqlite3_create_window_function", "SQLite 3.25.0, not in builds with SQLITE_OMIT_WINDOWFUNC"),
             Map.entry("sqlite3_serialize", "SQLite 3.23.0, not in builds with SQLITE_OMIT_DESERIALIZE"),

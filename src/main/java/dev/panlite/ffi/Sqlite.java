@@ -85,6 +85,8 @@ public final class Sqlite {
             FunctionDescriptor.of(JAVA_INT, ADDRESS), CRITICAL);
     private static final MethodHandle ERROR_OFFSET = bind("sqlite3_error_offset",
             FunctionDescriptor.of(JAVA_INT, ADDRESS), CRITICAL);
+    private static final MethodHandle IS_INTERRUPTED = bind("sqlite3_is_interrupted",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS), CRITICAL);
     private static final MethodHandle BUSY_TIMEOUT = bind("sqlite3_busy_timeout",
             FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
     private static final MethodHandle ENABLE_LOAD_EXTENSION = bind("sqlite3_enable_load_extension",
@@ -361,6 +363,21 @@ public final class Sqlite {
         }
         try {
             return (int) ERROR_OFFSET.invokeExact(ptr(db));
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    /**
+     * Whether an sqlite3_interrupt is in force on {@code db} (it stays until no statement of the
+     * connection runs); false on builds older than 3.41, which cannot tell.
+     */
+    public static boolean isInterrupted(long db) {
+        if (IS_INTERRUPTED == null) {
+            return false;
+        }
+        try {
+            return (int) IS_INTERRUPTED.invokeExact(ptr(db)) != 0;
         } catch (Throwable t) {
             throw fail(t);
         }

@@ -426,13 +426,32 @@ final class VectorActions {
                 p.close();
             } finally {
                 if (stopper != null) {
-                    stopper.join(TIMEOUT_MILLIS);
+                    joinUninterruptibly(stopper);
                 }
             }
         }
     }
 
     private static final long TIMEOUT_MILLIS = 60_000;
+
+    /**
+     * Waits for the stopper whatever interrupts this thread meanwhile (the stopper itself may, and so
+     * may another thread's conn.interrupt), keeping the interrupt for whoever looks next.
+     */
+    private static void joinUninterruptibly(Thread t) {
+        boolean interrupted = false;
+        long deadline = System.nanoTime() + TIMEOUT_MILLIS * 1_000_000;
+        while (t.isAlive() && System.nanoTime() - deadline < 0) {
+            try {
+                t.join(TIMEOUT_MILLIS);
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
 
     /** A thread that stops {@code p}'s query (running on {@code runner}) after a random short while. */
     private static Thread stopLater(Ctx x, Connection c, PreparedStatement p, Thread runner) {
