@@ -45,8 +45,14 @@ public final class Extensions {
                     ResultCodes.Phase.EXECUTE);
         }
         Scratch.Loaded loaded;
+        String connectionMessage = null;
         try {
             loaded = database.scratch().loadExtension(db, file, entryPoint);
+            if (loaded.rc() != Sqlite.OK) {
+                // an entry point that fails often leaves its reason only on the connection (a function
+                // it could not register while statements are active), not in the message it returns
+                connectionMessage = Sqlite.errmsg(db);
+            }
         } finally {
             if (before != 1) {
                 Sqlite.dbConfig(db, Sqlite.DBCONFIG_ENABLE_LOAD_EXTENSION, 0); // for that one call only
@@ -57,9 +63,13 @@ public final class Extensions {
             // the path itself is when SQLite could not open it
             String which = loaded.opened() ? "" : java.nio.file.Files.notExists(file) ? " (no such file)"
                     : " (not a shared library this process can load)";
+            String message = loaded.message() != null ? loaded.message() : Sqlite.errstr(loaded.rc());
+            if (message.strip().endsWith(":") && connectionMessage != null && !connectionMessage.isBlank()
+                    && !connectionMessage.equals(Sqlite.errstr(Sqlite.OK))) {
+                message = message.strip() + " " + connectionMessage; // "error during initialization: " said nothing
+            }
             throw ResultCodes.exception(loaded.rc(), "Cannot load the extension '" + file + "'" + which
-                    + (entryPoint == null ? "" : " (entry point " + entryPoint + ")") + ": "
-                    + (loaded.message() != null ? loaded.message() : Sqlite.errstr(loaded.rc())), null,
+                    + (entryPoint == null ? "" : " (entry point " + entryPoint + ")") + ": " + message, null,
                     ResultCodes.Phase.EXECUTE);
         }
     }
