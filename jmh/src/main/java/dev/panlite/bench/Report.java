@@ -316,7 +316,8 @@ public final class Report {
         row(b, "SQLite in Panlite", env.getProperty("sqlite.panlite", "?") + (env.containsKey("driver.panlite") ? " — " + env.getProperty("driver.panlite") : "")
                 + (env.containsKey("engine.panlite") ? " (" + env.getProperty("engine.panlite") + ")" : ""));
         if (env.containsKey("vec.xerial") || env.containsKey("vec.panlite")) {
-            row(b, "sqlite-vec (VectorBench)", "xerial: " + env.getProperty("vec.xerial", "?") + "; Panlite: " + env.getProperty("vec.panlite", "?"));
+            row(b, "sqlite-vec (VectorBench)",
+                    "xerial: " + env.getProperty("vec.xerial", "?") + "; Panlite: " + env.getProperty("vec.panlite", "?"));
         }
         if (env.containsKey("jmh.args")) row(b, "JMH arguments", "`" + env.getProperty("jmh.args") + "`");
         b.append("\n## Results\n\n");
@@ -344,9 +345,10 @@ public final class Report {
                 + "native calls); `uncachedtx` = `cache_tx_statements=false`.\n\n");
         if (rows.stream().anyMatch(r -> r.inGroup("VectorBench"))) {
             b.append("VectorBench (sqlite-vec, 100k × 384-dim float32, cosine): `knn` = one `MATCH ... AND k = 10` query, all 10 rows "
-                    + "read; `knnMmap` = the same with `mmap_size` = 256 MiB in both; `insertBatch` = 100 vectors in one transaction. Panlite uses the sqlite-vec compiled into its engine and "
-                    + "binds `float[]`; xerial loads the same version as an extension and binds the vector converted to a "
-                    + "little-endian `byte[]` (the conversion is in its time). See docs/experiments/091.\n\n");
+                    + "read; `knnMmap` = the same with `mmap_size` = 256 MiB in both; `insertBatch` = 100 vectors in one transaction. "
+                    + "Panlite uses the sqlite-vec compiled into its engine and binds `float[]`; xerial loads the same version as an "
+                    + "extension and binds the vector converted to a little-endian `byte[]` (the conversion is in its time). "
+                    + "See docs/experiments/091.\n\n");
         }
         if (floor.any()) {
             b.append("**C floor**: SQLite's own time for the workload (`jmh/floor`, the same SQL and data in C, every statement "

@@ -35,11 +35,13 @@ import org.openjdk.jmh.infra.Blackhole;
 /**
  * Vector search with sqlite-vec (issue 30): Panlite with the sqlite-vec compiled into its bundled engine against the
  * incumbent loading the same sqlite-vec version (0.1.9, {@code tools/install-sqlite-vec.sh}) as an extension. floor.c
- * runs the same two workloads in C on the library Panlite ran on (its {@code knn} and {@code insertBatch}).
+ * runs the same workloads in C on the library Panlite ran on (its {@code knn}, {@code knnMmap} and {@code insertBatch};
+ * docs/experiments/091).
  *
  * <ul>
  * <li>{@code knn}: one query {@value #KNN_SQL} over {@value #ROWS} vectors of {@value #DIM} float32 (cosine) with a
  *     query vector from a pre-generated pool, all 10 rows read (rowid and distance).
+ * <li>{@code knnMmap}: the same with {@code mmap_size} set in both drivers.
  * <li>{@code insertBatch}: 100 vectors inserted into an empty-at-each-iteration vec0 table, one JDBC batch in one
  *     transaction (WriteBench.batchInsert100Tx's shape). The table is dropped and created again before every
  *     iteration, outside the timing, so it never grows past one iteration's rows.
@@ -49,10 +51,10 @@ import org.openjdk.jmh.infra.Blackhole;
  * little-endian blob, as sqlite-vec expects); the incumbent has no such binding, so its op converts them to a
  * little-endian {@code byte[]} and calls {@code setBytes}, as its users must.
  *
- * <p>The 100k-vector database costs tens of seconds to build, so it is built once and cached, keyed by its
+ * <p>The 100k-vector database (157 MB) takes seconds to build, so it is built once and cached, keyed by its
  * parameters ({@link #vectorDatabase}), in {@code -Dpanlite.bench.vectorDir} (./bench passes
  * {@code $PANLITE_BUILD_CACHE/bench-vectors}, and hands the same directory to floor.c). The data come from floor.c's
- * xorshift64 ({@link Gen}), so C and Java build the same file; knn only reads it.
+ * xorshift64 ({@link Gen}), so C and Java build the same file; knn and knnMmap only read it.
  */
 public class VectorBench {
 
@@ -515,7 +517,8 @@ public class VectorBench {
                 cpus.append(Math.round(r[1])).append(' ');
             }
             System.out.printf(Locale.ROOT, "RESULT %-20s | wall %s| cpu %s%n", e.getKey(), walls, cpus);
-            System.out.printf(Locale.ROOT, "MEDIAN %-20s | wall %,.0f | cpu %,.0f | B/op %,.0f%n", e.getKey(), median(w), median(c), median(b));
+            System.out.printf(Locale.ROOT, "MEDIAN %-20s | wall %,.0f | cpu %,.0f | B/op %,.0f%n",
+                    e.getKey(), median(w), median(c), median(b));
         }
         closers.forEach(Runnable::run);
     }
