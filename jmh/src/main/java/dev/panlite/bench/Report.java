@@ -17,7 +17,7 @@ import java.util.Properties;
  * Turns a run's {@code jmh.json} (and {@code env.properties}, if there) into a table on stdout,
  * {@code results.md} and {@code ratios.svg} in the same directory, and copies those two to {@code latest/} beside it.
  *
- * <pre>java -cp jmh/target/benchmarks.jar dev.panlite.bench.Report results/TIMESTAMP [--latest DIR] [--mode NAME]</pre>
+ * <pre>java -cp jmh/target/benchmarks.jar dev.panlite.bench.Report results/TIMESTAMP [--latest DIR|none] [--mode NAME]</pre>
  *
  * One row per workload and Panlite variant: the incumbent's time, Panlite's time, their ratio (Panlite / incumbent:
  * below 1 Panlite is faster) and the bytes allocated per op of each ({@code gc.alloc.rate.norm} from -prof gc).
@@ -166,6 +166,10 @@ public final class Report {
                 + " cores · " + mode);
         Files.writeString(dir.resolve("results.md"), md, StandardCharsets.UTF_8);
         Files.writeString(dir.resolve("ratios.svg"), svg, StandardCharsets.UTF_8);
+        if (latest.toString().equals("none")) { // a run of part of the suite: the tracked full table stays
+            System.out.println("wrote " + dir.resolve("results.md") + ", " + dir.resolve("ratios.svg"));
+            return;
+        }
         Files.createDirectories(latest);
         for (String f : List.of("results.md", "ratios.svg")) {
             Files.copy(dir.resolve(f), latest.resolve(f), StandardCopyOption.REPLACE_EXISTING);
