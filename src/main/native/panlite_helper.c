@@ -245,6 +245,20 @@ PANLITE_EXPORT int panlite_linked(void) {
     return P_LINKED;
 }
 
+#ifdef PANLITE_LINKED
+/*
+ * Clears sqlite3_interrupt's flag on db. SQLite clears it only when no statement of the connection
+ * is active, so an interrupt aimed at one statement (cancel, a query timeout, a failing collation)
+ * would otherwise fail every later statement, and every held result set, until all are reset.
+ * Java calls it with the connection's lock held once the interrupted execution has ended (and
+ * never after close): the same atomic store sqlite3_interrupt makes, the other way. Only in the
+ * bundled engine: a system SQLite's struct layout is not ours to know.
+ */
+PANLITE_EXPORT void panlite_interrupt_clear(sqlite3 *db) {
+    AtomicStore(&db->u1.isInterrupted, 0);
+}
+
+#endif
 /* sqlite3_reset then sqlite3_clear_bindings (always); returns reset's code. */
 PANLITE_EXPORT int panlite_reset_clear(sqlite3_stmt *stmt) {
     int rc = p_reset(stmt);

@@ -11,7 +11,9 @@ public interface SqlFunction {
      *
      * @param args the SQL arguments as Long, Double, String, byte[] or null (SQL NULL)
      * @return a Long/Integer/Short/Byte/Boolean (INTEGER), Double/Float (REAL), byte[] (BLOB),
-     *     null (NULL) or anything else as its {@code toString()} text
+     *     float[] (a float32 vector: the blob of 4 little-endian bytes per element that
+     *     {@code setObject} binds for one, read by sqlite-vec; a NaN in it fails the statement, as a
+     *     bound one is refused), null (NULL) or anything else as its {@code toString()} text
      * @throws Exception any exception fails the SQL statement with its message
      */
     Object call(Object[] args) throws Exception;

@@ -416,4 +416,39 @@ class CallbackSafetyTest {
             assertEquals(5003, rs.getInt(1)); // the copy completed
         }
     }
+
+    /**
+     * A restore's destination is this connection, which SQLite forbids using until the restore ends:
+     * a read, a write or a transaction from its progress callback made the next step write into a
+     * b-tree whose first page was gone (SIGSEGV in sqlite3BtreeUpdateMeta; found by the misuse fuzz).
+     * Each is refused with an SQLException naming why; the restore completes.
+     */
+    @Test
+    void aRestoreProgressCannotUseItsConnection() throws SQLException {
+        java.nio.file.Path source = dir.resolve("source.db");
+        try (Connection src = java.sql.DriverManager.getConnection("jdbc:sqlite:" + source)) {
+            TestDb.exec(src, "CREATE TABLE big(x)", "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n LIMIT 2000)"
+                    + " INSERT INTO big SELECT randomblob(1000) FROM n"); // about 500 pages: several steps of 100
+        }
+        List<String> sqls = List.of("SELECT count(*) FROM t", "INSERT INTO t VALUES (4)", "BEGIN", "ROLLBACK", "VACUUM");
+        List<SQLException> refused = new ArrayList<>();
+        java.util.concurrent.atomic.AtomicInteger steps = new java.util.concurrent.atomic.AtomicInteger();
+        p.restore("main", source, (remaining, pages) -> {
+            int step = steps.getAndIncrement();
+            if (step < sqls.size()) {
+                try (Statement s = c.createStatement()) {
+                    s.execute(sqls.get(step));
+                } catch (SQLException e) {
+                    refused.add(e);
+                }
+            }
+        });
+        assertTrue(steps.get() > sqls.size(), "steps: " + steps.get());
+        assertEquals(sqls.size(), refused.size());
+        for (SQLException e : refused) {
+            assertTrue(e.getMessage().contains("A restore's progress callback cannot use its connection"), e.getMessage());
+        }
+        assertEquals(2000, TestDb.queryLong(c, "SELECT count(*) FROM big")); // the restore completed
+        assertThrows(SQLException.class, () -> TestDb.queryLong(c, "SELECT count(*) FROM t")); // and replaced main
+    }
 }

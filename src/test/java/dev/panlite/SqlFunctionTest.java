@@ -77,6 +77,57 @@ class SqlFunctionTest {
         assertEquals("[x]", one("SELECT answer('other')"));
     }
 
+    /**
+     * A float[] result is a float32 vector, as setObject binds one: sqlite-vec's blob (4 little-endian
+     * bytes per element), read back bit for bit, from a function and an aggregate alike. No sqlite-vec
+     * needed: these are the bytes stored.
+     */
+    @Test
+    void aFloatArrayResultIsAFloat32Vector() throws SQLException {
+        float[] v = {1, -0f, Float.MIN_VALUE, Float.POSITIVE_INFINITY, 1f / 3};
+        p.createFunction("emb", 0, true, args -> v.clone());
+        assertEquals("blob", one("SELECT typeof(emb())"));
+        assertEquals(20, one("SELECT length(emb())"));
+        assertArrayEquals(VectorValuesTest.littleEndian(v), (byte[]) one("SELECT emb()"));
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT emb()")) {
+            rs.next();
+            assertTrue(java.util.Arrays.equals(v, rs.getObject(1, float[].class)), "bit for bit, -0 included");
+        }
+        TestDb.exec(c, "CREATE TABLE g(v REAL)", "INSERT INTO g VALUES (1), (2), (3)");
+        p.createAggregate("collect", 1, true, () -> new SqlAggregate() {
+            final List<Float> seen = new ArrayList<>();
+
+            @Override
+            public void step(Object[] args) {
+                seen.add(((Number) args[0]).floatValue());
+            }
+
+            @Override
+            public Object finish() {
+                float[] out = new float[seen.size()];
+                for (int i = 0; i < out.length; i++) {
+                    out[i] = seen.get(i);
+                }
+                return out;
+            }
+        });
+        assertArrayEquals(VectorValuesTest.littleEndian(new float[] {1, 2, 3}), (byte[]) one("SELECT collect(v) FROM g"));
+        assertArrayEquals(new byte[0], (byte[]) one("SELECT collect(v) FROM g WHERE 0"), "an empty vector: an empty blob");
+    }
+
+    /**
+     * A NaN in a float[] result is refused as a bound one is (vector search has no distance for it):
+     * the statement fails naming the result and the element; the connection goes on.
+     */
+    @Test
+    void aFloatArrayResultHoldingNaNFailsTheStatement() throws SQLException {
+        p.createFunction("emb", 1, true, args -> new float[] {1, ((Number) args[0]).floatValue() == 0 ? Float.NaN : 2, 3});
+        SQLException e = assertThrows(SQLException.class, () -> one("SELECT emb(0)"));
+        assertTrue(e.getMessage().contains("result is a float32 vector holding NaN at element 1 (of 3)"), e.getMessage());
+        assertEquals(1, e.getErrorCode());
+        assertEquals(12, one("SELECT length(emb(1))"));
+    }
+
     @Test
     void worksInPreparedStatementsOverManyRows() throws SQLException {
         p.createFunction("twice", 1, true, args -> (Long) args[0] * 2);

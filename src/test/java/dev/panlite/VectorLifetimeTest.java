@@ -250,6 +250,7 @@ class VectorLifetimeTest {
     void aUserFunctionClosesItsConnectionWhileAKnnRunsOnIt(String how) throws Exception {
         Connection c = openWithItems("test.db");
         AtomicReference<Throwable> insideOutcome = new AtomicReference<>();
+        java.util.concurrent.atomic.AtomicBoolean closedInside = new java.util.concurrent.atomic.AtomicBoolean();
         AtomicInteger calls = new AtomicInteger();
         c.unwrap(PanliteConnection.class).createFunction("closer", 1, false, args -> {
             if (calls.getAndIncrement() == 0) {
@@ -258,7 +259,7 @@ class VectorLifetimeTest {
                 } else {
                     c.abort(Runnable::run);
                 }
-                assertTrue(c.isClosed(), "closed for its user from the call on");
+                closedInside.set(c.isClosed());
                 try (Statement s = c.createStatement()) { // the connection refuses a new statement, inside the KNN too
                     s.executeQuery("SELECT vec_length(embedding) FROM items");
                     insideOutcome.set(new AssertionError("a query ran on a closed connection"));
@@ -282,6 +283,7 @@ class VectorLifetimeTest {
         } catch (SQLException e) {
             outcome = e;
         }
+        assertTrue(closedInside.get(), "closed for its user from the close on, inside the function too");
         assertSqlException(insideOutcome.get());
         assertTrue(outcome != null || rows == 20, "neither all rows nor an SQLException: " + rows + " rows");
         assertTrue(c.isClosed());

@@ -160,6 +160,141 @@ class VectorValuesTest {
     }
 
     /**
+     * A statement run again without setObject sends what the arrays hold then, vector and byte[] alike
+     * (as the incumbent binds setBytes again at every execution), by executeQuery and executeUpdate;
+     * the parameters set by value stay bound. Found by the adversarial review (helper "breaker").
+     */
+    @Test
+    void aSecondExecutionSendsWhatTheArrayHoldsThen() throws SQLException {
+        float[] vector = {1, 2};
+        byte[] bytes = {1, 2};
+        try (PreparedStatement p = conn.prepareStatement("SELECT ?, ?, ?")) {
+            p.setObject(1, vector);
+            p.setBytes(2, bytes);
+            p.setInt(3, 5);
+            for (int run = 1; run <= 3; run++) {
+                try (ResultSet rs = p.executeQuery()) {
+                    assertTrue(rs.next());
+                    assertArrayEquals(new float[] {run * 7 - 6, 2}, rs.getObject(1, float[].class), "run " + run);
+                    assertArrayEquals(new byte[] {(byte) (run * 7 - 6), 2}, rs.getBytes(2), "run " + run);
+                    assertEquals(5, rs.getInt(3));
+                }
+                vector[0] += 7;
+                bytes[0] += 7;
+            }
+        }
+        try (PreparedStatement p = conn.prepareStatement("INSERT INTO v(id, e) VALUES (?, ?)")) {
+            p.setInt(1, 1);
+            p.setObject(2, vector);
+            p.executeUpdate();
+            vector[0] = 9;
+            p.setInt(1, 2); // only the id set again
+            p.executeUpdate();
+            vector[1] = 8;
+            p.setInt(1, 3);
+            p.executeUpdate();
+        }
+        assertArrayEquals(new float[] {22, 2}, read(1, float[].class));
+        assertArrayEquals(new float[] {9, 2}, read(2, float[].class));
+        assertArrayEquals(new float[] {9, 8}, read(3, float[].class));
+    }
+
+    /**
+     * The check is of what is sent: a NaN written into the array after a first execution is refused at
+     * the second, nothing written; fixed in the array, the third execution sends it.
+     */
+    @Test
+    void aNaNWrittenAfterTheFirstExecutionIsRefusedAtTheSecond() throws SQLException {
+        float[] v = {1, 2, 3};
+        try (PreparedStatement ps = conn.prepareStatement("INSERT INTO v(e) VALUES (?)")) {
+            ps.setObject(1, v);
+            assertEquals(1, ps.executeUpdate());
+            v[2] = Float.NaN;
+            SQLException e = assertThrows(SQLException.class, ps::executeUpdate);
+            assertEquals("22005", e.getSQLState());
+            assertTrue(e.getMessage().contains("Parameter 1") && e.getMessage().contains("NaN at element 2 (of 3)"),
+                    e.getMessage());
+            assertEquals(1, count());
+            SQLException again = assertThrows(SQLException.class, ps::executeUpdate, "still refused, not skipped");
+            assertTrue(again.getMessage().contains("NaN at element 2"), again.getMessage());
+            v[2] = 4;
+            assertEquals(1, ps.executeUpdate());
+        }
+        assertArrayEquals(new float[] {1, 2, 3}, read(1, float[].class));
+        assertArrayEquals(new float[] {1, 2, 4}, read(2, float[].class));
+        assertEquals(2, count());
+    }
+
+    /**
+     * addBatch copies (the caller refills its buffer): a batch row keeps what the array held at
+     * addBatch; plain executions after the batch, with the array set last and not set again, send
+     * what it holds then. Row by row (auto-commit) and through the row buffer (in a transaction).
+     */
+    @Test
+    void anExecutionAfterABatchSendsTheArrayAsItIsThen() throws SQLException {
+        for (boolean transaction : new boolean[] {false, true}) {
+            conn.createStatement().execute("DELETE FROM v");
+            conn.setAutoCommit(!transaction);
+            float[] buffer = {1, 1};
+            try (PreparedStatement ps = conn.prepareStatement("INSERT INTO v(id, e) VALUES (?, ?)")) {
+                ps.setInt(1, 1);
+                ps.setObject(2, buffer);
+                ps.addBatch();
+                buffer[0] = 2;
+                ps.setInt(1, 2);
+                ps.addBatch();
+                buffer[0] = 3;
+                assertEquals(2, ps.executeBatch().length);
+                buffer[0] = 4;
+                ps.setInt(1, 4);
+                ps.executeUpdate();
+                buffer[0] = 5;
+                ps.setInt(1, 5);
+                ps.executeUpdate();
+            }
+            if (transaction) {
+                conn.commit();
+            }
+            conn.setAutoCommit(true);
+            assertArrayEquals(new float[] {1, 1}, read(1, float[].class), "transaction=" + transaction);
+            assertArrayEquals(new float[] {2, 1}, read(2, float[].class), "transaction=" + transaction);
+            assertArrayEquals(new float[] {4, 1}, read(4, float[].class), "transaction=" + transaction);
+            assertArrayEquals(new float[] {5, 1}, read(5, float[].class), "transaction=" + transaction);
+        }
+    }
+
+    /**
+     * A statement from the cache (stmt_cache_size on, the default) binds its new user's array at every
+     * execution, and nothing of its last user's: closed and prepared again, its values are gone.
+     */
+    @Test
+    void aCachedStatementSendsItsUsersArrayAtEveryExecution() throws SQLException {
+        String sql = "INSERT INTO v(id, e) VALUES (?, ?)";
+        float[] first = {1};
+        try (PreparedStatement ps = conn.prepareStatement(sql)) {
+            ps.setInt(1, 1);
+            ps.setObject(2, first);
+            ps.executeUpdate();
+        }
+        first[0] = -1; // no longer anyone's parameter
+        float[] second = {2};
+        try (PreparedStatement ps = conn.prepareStatement(sql)) { // the cached statement
+            ps.setInt(1, 2);
+            ps.executeUpdate(); // unset: NULL, not the last user's array
+            ps.setInt(1, 3);
+            ps.setObject(2, second);
+            ps.executeUpdate();
+            second[0] = 3;
+            ps.setInt(1, 4);
+            ps.executeUpdate();
+        }
+        assertArrayEquals(new float[] {1}, read(1, float[].class));
+        assertNull(read(2, float[].class));
+        assertArrayEquals(new float[] {2}, read(3, float[].class));
+        assertArrayEquals(new float[] {3}, read(4, float[].class));
+    }
+
+    /**
      * NaN: vector search has no distance for it (sqlite-vec would rank it among the nearest:
      * VectorSearchTest.sqliteVecRanksANaNAheadOfTheNearest), so the driver refuses it at execution,
      * naming the parameter and the element; nothing is written, and the statement runs once the

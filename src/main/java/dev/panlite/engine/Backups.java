@@ -44,8 +44,10 @@ public final class Backups {
         }
         Scratch scratch = database.scratch();
         // the progress callback runs while the sqlite3_backup* points into this connection: counted as a
-        // callback, so closing the connection from it waits until the backup is finished
+        // callback, so closing the connection from it waits until the backup is finished; and a restore's
+        // destination is this connection, which SQLite forbids using until the restore ends: refused there
         Scratch.Progress counted = progress == null ? null
+                : restore ? (remaining, pages) -> scratch.callbacks().runForbiddingUse(() -> progress.report(remaining, pages))
                 : (remaining, pages) -> scratch.callbacks().runInside(() -> progress.report(remaining, pages));
         Scratch.Copied copied;
         try {

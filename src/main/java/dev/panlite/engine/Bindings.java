@@ -8,7 +8,9 @@ import java.util.Arrays;
  * The parameter values of one statement, held in Java and handed to SQLite just before it runs
  * ({@link #flush}). Setting a parameter is then a store into an array, not a native call, and
  * needs no lock; a value set again before the next execution is bound once; a batch row is
- * bound once, not first by the setter and again by the batch. Typed arrays: recording an int or
+ * bound once, not first by the setter and again by the batch. A value that is the caller's array
+ * ({@link #setBlob}, {@link #setFloats}) is bound again at every execution, with what it holds then:
+ * the caller may have changed it since. Typed arrays: recording an int or
  * a double allocates nothing. The object lives with its {@link Stmt}, so a statement taken from
  * the cache brings its arrays along (docs/experiments/004-deferred-binding.md).
  */
@@ -26,7 +28,8 @@ public final class Bindings {
     final double[] doubles;
     final byte[][] bytes;
     float[][] floats; // the FLOATS values; made at the first one
-    private final boolean[] dirty; // set since the last flush: SQLite does not have it yet
+    private boolean[] callers; // a BLOB that is the caller's array (setBlob, not setOwnedBlob); made at the first one
+    private final boolean[] dirty; // SQLite may not have it as it is now: set since the last flush, or the caller's array
     private boolean anyDirty;
 
     Bindings(int parameterCount) {
@@ -65,10 +68,24 @@ public final class Bindings {
     }
 
     /**
-     * {@code blob} may be the caller's array: it is bound at the next execution with what it holds
-     * then, and copied when the values become a batch row ({@link BatchRows#add}).
+     * {@code blob} is the caller's array (setBytes): it is bound at every execution with what it holds
+     * then, as the incumbent binds it, and copied when the values become a batch row ({@link BatchRows#add}).
      */
     public void setBlob(int i, byte[] blob) {
+        if (callers == null) {
+            callers = new boolean[kinds.length];
+        }
+        kinds[i] = BLOB;
+        bytes[i] = blob;
+        callers[i] = true;
+        mark(i);
+    }
+
+    /** {@code blob} is an array no one else holds (read from a stream): bound once, as a number is. */
+    public void setOwnedBlob(int i, byte[] blob) {
+        if (callers != null) {
+            callers[i] = false;
+        }
         kinds[i] = BLOB;
         bytes[i] = blob;
         mark(i);
@@ -76,8 +93,8 @@ public final class Bindings {
 
     /**
      * A float32 vector, bound as sqlite-vec's blob (little-endian floats) from the array itself, with
-     * what it holds at the next execution, as {@link #setBlob}; a batch row copies it. A vector
-     * holding NaN is refused where it is bound or copied ({@link Vectors#checkRankable}).
+     * what it holds at every execution, as {@link #setBlob}; a batch row copies it. A vector holding
+     * NaN is refused where it is bound or copied ({@link Vectors#checkRankable}), so at every execution.
      */
     public void setFloats(int i, float[] vector) {
         if (floats == null) {
@@ -102,6 +119,9 @@ public final class Bindings {
             if (floats != null) {
                 Arrays.fill(floats, null);
             }
+            if (callers != null) {
+                Arrays.fill(callers, false);
+            }
             Arrays.fill(dirty, false);
         }
         anyDirty = false;
@@ -114,31 +134,41 @@ public final class Bindings {
     }
 
     /**
-     * Binds what changed since the last flush; returns the first failing code, or OK. Throws for a
-     * value Panlite refuses to bind (a float32 vector holding NaN), which stays unbound.
+     * Binds what changed since the last flush, and the caller's arrays as they are now; returns the
+     * first failing code, or OK. Throws for a value Panlite refuses to bind (a float32 vector holding
+     * NaN), which stays unbound. With only values set by value and none set again, it does nothing.
      */
     int flush(long handle) throws SQLException {
         if (!anyDirty) {
             return Sqlite.OK;
         }
-        anyDirty = false;
+        anyDirty = false; // before binding: a setter racing the flush (misuse) marks again, and is not lost
         for (int i = 1; i < kinds.length; i++) {
             if (dirty[i]) {
+                byte kind = kinds[i];
                 float[] vector = null;
-                if (kinds[i] == FLOATS && floats != null) { // null floats: a state torn by two threads (see bind)
+                if (kind == FLOATS && floats != null) { // null floats: a state torn by two threads (see bind)
                     vector = floats[i];
                     if (vector != null) {
-                        anyDirty = true; // until it is bound: a refused vector stays dirty
-                        Vectors.checkRankable(vector, "Parameter " + i); // as it is now: the caller may have refilled it
-                        anyDirty = false;
+                        try {
+                            Vectors.checkRankable(vector, "Parameter " + i); // as it is now: the caller may have refilled it
+                        } catch (SQLException refused) {
+                            anyDirty = true; // it stays dirty, unbound
+                            throw refused;
+                        }
                     }
                 }
-                dirty[i] = false;
-                int rc = bind(handle, i, kinds[i], longs[i], doubles[i], bytes[i], vector);
+                // the caller's array stays dirty: it may change before the next execution, which binds it again
+                boolean kept = kind == FLOATS || kind == BLOB && callers != null && callers[i];
+                dirty[i] = kept;
+                int rc = bind(handle, i, kind, longs[i], doubles[i], bytes[i], vector);
                 if (rc != Sqlite.OK) {
                     dirty[i] = true; // not bound: try again at the next flush
                     anyDirty = true;
                     return rc;
+                }
+                if (kept) {
+                    anyDirty = true;
                 }
             }
         }

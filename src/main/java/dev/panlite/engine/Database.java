@@ -20,8 +20,8 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>Threading: the connection is opened in multi-thread mode (NOMUTEX) and every native call
  * sequence runs with {@link #lock()} held (asserted); closed-ness is checked under it. Only
- * {@link Interrupts#interrupt()} runs without it (sqlite3_interrupt is safe from any thread), guarded
- * against a concurrent close. See the package documentation for the invariants.
+ * {@link Interrupts} runs without it (sqlite3_interrupt is safe from any thread), guarded against a
+ * concurrent close. See the package documentation for the invariants.
  */
 public final class Database {
     private final ReentrantLock lock = new ReentrantLock();
@@ -296,7 +296,7 @@ public final class Database {
      */
     public void lockInterrupting() {
         if (!lock.tryLock()) {
-            interrupts.interrupt();
+            interrupts.interruptAll();
             lock.lock();
         }
     }
@@ -343,6 +343,11 @@ public final class Database {
      * connection from its update, commit and rollback hooks (prepare and step both modify it). Lock held.
      */
     public void checkNotInHook() throws SQLException {
+        if (scratch.callbacks().inRestoreProgress()) {
+            throw ResultCodes.exception(Sqlite.MISUSE, "A restore's progress callback cannot use its connection: it is"
+                    + " the restore's destination, which SQLite forbids using until the restore ends; do the work after"
+                    + " restore returns", null, ResultCodes.Phase.EXECUTE);
+        }
         if (scratch.callbacks().inHook()) {
             throw ResultCodes.exception(Sqlite.MISUSE, "A change listener cannot use its connection (SQLite forbids it "
                     + "inside update, commit, rollback hooks and progress handlers); do the work after the statement"
@@ -422,6 +427,7 @@ public final class Database {
         }
         Throwable callbackFailure = scratch.callbacks().takeFailure();
         if (callbackFailure != null) { // a collation threw: it could only interrupt the statement
+            interrupts.afterCallbackStop(); // that statement has failed: the others run on (Interrupts)
             return ResultCodes.callbackFailed(callbackFailure, sql);
         }
         int extended = Sqlite.extendedErrcode(db);
@@ -432,13 +438,16 @@ public final class Database {
             extended = rc;
             message = Sqlite.errstr(rc);
         }
-        if ((rc & 0xff) == Sqlite.ERROR && Sqlite.isInterrupted(db)) {
+        if ((rc & 0xff) == Sqlite.ERROR && (interrupts.endedInterrupted() || Sqlite.isInterrupted(db))) {
             // cancel, a query timeout or abort stopped a virtual table that reports the interrupt as an
             // error of its own (sqlite-vec's KNN: "chunks iter error"): it is the interrupt, message kept
             rc = extended = Sqlite.INTERRUPT;
             message = "interrupted (" + message + ")";
         }
-        if ((rc & 0xff) == Sqlite.INTERRUPT && interrupts.lastWasTimeout()) {
+        String leftOver = (rc & 0xff) == Sqlite.INTERRUPT ? interrupts.leftOverMessage() : null;
+        if (leftOver != null) { // not this statement's interrupt: an engine that cannot clear the flag (Interrupts)
+            message += " (" + leftOver + ")";
+        } else if ((rc & 0xff) == Sqlite.INTERRUPT && interrupts.lastWasTimeout()) {
             phase = ResultCodes.Phase.TIMED_OUT;
         } else if ((rc & 0xff) == Sqlite.ERROR && Sqlite.errorOffset(db) >= 0) {
             phase = ResultCodes.Phase.PREPARE; // SQLite points into the text: a grammar or schema error

@@ -102,6 +102,33 @@ public final class Callbacks {
         return hookDepth > 0;
     }
 
+    /** True while a restore's progress callback runs (lock held): see {@link #runForbiddingUse}. */
+    private boolean restoring;
+
+    /** Whether the hook running now is a restore's progress callback (lock held). */
+    public boolean inRestoreProgress() {
+        return restoring;
+    }
+
+    /**
+     * {@link #runInside}, and the connection refuses every call meanwhile, as inside a change hook:
+     * for a restore's progress, between steps of a backup whose destination is this connection, which
+     * SQLite forbids using until the backup finishes (a read or write there crashed the JVM: the next
+     * step wrote into a b-tree whose first page was gone). Lock held.
+     */
+    public void runForbiddingUse(Runnable body) {
+        int savedHooks = hookDepth;
+        boolean savedRestoring = restoring;
+        hookDepth = savedHooks + 1;
+        restoring = true;
+        try {
+            runInside(body);
+        } finally {
+            hookDepth = savedHooks;
+            restoring = savedRestoring;
+        }
+    }
+
     /** How many callbacks of this connection are running (nested) now; call with the connection's lock held. */
     public int depth() {
         return depth;

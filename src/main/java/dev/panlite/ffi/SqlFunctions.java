@@ -172,8 +172,8 @@ public final class SqlFunctions {
         return args;
     }
 
-    /** Hands SQLite a Java value as the function's result, by its type. */
-    static void setResult(MemorySegment context, Object value) {
+    /** Hands SQLite a Java value as the function's result, by its type; throws for a value refused (a NaN vector). */
+    static void setResult(MemorySegment context, Object value) throws java.sql.SQLDataException {
         switch (value) {
             case null -> Sqlite.resultNull(context);
             case Long l -> Sqlite.resultLong(context, l);
@@ -185,8 +185,29 @@ public final class SqlFunctions {
             case Float f -> Sqlite.resultDouble(context, f);
             case BigDecimal d -> Sqlite.resultText(context, d.toPlainString().getBytes(StandardCharsets.UTF_8));
             case byte[] b -> Sqlite.resultBlob(context, b);
+            case float[] f -> resultVector(context, f);
             default -> Sqlite.resultText(context, value.toString().getBytes(StandardCharsets.UTF_8));
         }
+    }
+
+    /**
+     * A float32 vector, as setObject binds a float[]: sqlite-vec's blob (4 little-endian bytes per
+     * element). Refused as a bound one is (engine.Vectors.checkRankable): a NaN, which vector search
+     * cannot rank, and a length no blob holds; the thrown error fails the statement.
+     */
+    private static void resultVector(MemorySegment context, float[] v) throws java.sql.SQLDataException {
+        if (v.length > Integer.MAX_VALUE / Float.BYTES) {
+            throw new java.sql.SQLDataException("The function's result is a float32 vector of " + v.length
+                    + " dimensions, more than a blob holds (" + Integer.MAX_VALUE / Float.BYTES + ")", "22001");
+        }
+        for (int i = 0; i < v.length; i++) {
+            if (v[i] != v[i]) {
+                throw new java.sql.SQLDataException("The function's result is a float32 vector holding NaN at element "
+                        + i + " (of " + v.length + "): vector search has no distance for NaN (sqlite-vec would rank it"
+                        + " among the nearest), so Panlite refuses it", "22005");
+            }
+        }
+        Sqlite.resultFloats(context, v);
     }
 
     private static final byte[] UNREPORTABLE = "A Java function failed, and reporting the failure failed too"

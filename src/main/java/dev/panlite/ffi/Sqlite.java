@@ -709,17 +709,22 @@ public final class Sqlite {
      * keeps the length under 2^29 floats.
      */
     public static int bindFloats(long stmt, int index, float[] vector) {
+        try {
+            return (int) BIND_BLOB.invokeExact(ptr(stmt), index, littleEndian(vector), vector.length * Float.BYTES, TRANSIENT);
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    /** The memory of sqlite-vec's float32 blob for {@code vector}: the array itself on a little-endian machine. */
+    private static MemorySegment littleEndian(float[] vector) {
         MemorySegment floats = MemorySegment.ofArray(vector);
         if (!NATIVE_LITTLE_ENDIAN) {
             MemorySegment bytes = MemorySegment.ofArray(new byte[vector.length * Float.BYTES]);
             MemorySegment.copy(floats, java.lang.foreign.ValueLayout.JAVA_FLOAT, 0, bytes, LITTLE_ENDIAN_FLOAT, 0, vector.length);
             floats = bytes;
         }
-        try {
-            return (int) BIND_BLOB.invokeExact(ptr(stmt), index, floats, vector.length * Float.BYTES, TRANSIENT);
-        } catch (Throwable t) {
-            throw fail(t);
-        }
+        return floats;
     }
 
     private static final boolean NATIVE_LITTLE_ENDIAN = java.nio.ByteOrder.nativeOrder() == java.nio.ByteOrder.LITTLE_ENDIAN;
@@ -1111,6 +1116,15 @@ public final class Sqlite {
     static void resultBlob(MemorySegment context, byte[] bytes) {
         try {
             RESULT_BLOB.invokeExact(context, MemorySegment.ofArray(bytes), bytes.length, TRANSIENT);
+        } catch (Throwable t) {
+            throw fail(t);
+        }
+    }
+
+    /** A float32 vector result, as {@link #bindFloats} binds one (SQLite copies it); under 2^29 floats. */
+    static void resultFloats(MemorySegment context, float[] vector) {
+        try {
+            RESULT_BLOB.invokeExact(context, littleEndian(vector), vector.length * Float.BYTES, TRANSIENT);
         } catch (Throwable t) {
             throw fail(t);
         }

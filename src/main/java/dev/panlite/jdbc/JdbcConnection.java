@@ -495,7 +495,7 @@ public final class JdbcConnection implements PanliteConnection {
             return;
         }
         aborted = true; // closed for every caller from now on (JDBC); the executor releases the rest
-        db.interrupts().interrupt(); // stop a running statement so close can take the lock
+        db.interrupts().interruptAll(); // stop a running statement so close can take the lock
         executor.execute(() -> {
             try {
                 close();

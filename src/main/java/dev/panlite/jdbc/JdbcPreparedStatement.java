@@ -36,7 +36,6 @@ import java.sql.Types;
 import java.time.temporal.Temporal;
 import java.util.Calendar;
 import java.util.UUID;
-import java.util.concurrent.ScheduledFuture;
 
 /**
  * A JDBC PreparedStatement over one SQLite statement, which it holds until closed and then gives
@@ -91,11 +90,11 @@ public final class JdbcPreparedStatement extends JdbcStatement implements Prepar
         // A reader's first row is copied with its step, in one downcall (experiment 051); a writer's
         // (RETURNING) first step stays plain: its rows are read as they come.
         boolean copy = batching && !stmt.writes();
-        ScheduledFuture<?> timer = armTimeout();
+        int execution = beginExecution();
         try {
             rc = copy ? stmt.stepCopying() : stmt.step();
         } finally {
-            db.interrupts().disarm(timer);
+            db.interrupts().end(execution);
         }
         if (rc != Sqlite.ROW && rc != Sqlite.DONE) {
             throw failed(rc);
@@ -144,13 +143,13 @@ public final class JdbcPreparedStatement extends JdbcStatement implements Prepar
             return 0;
         }
         int rc;
-        ScheduledFuture<?> timer = armTimeout();
+        int execution = beginExecution();
         try {
             do {
                 rc = stmt.step();
             } while (rc == Sqlite.ROW);
         } finally {
-            db.interrupts().disarm(timer);
+            db.interrupts().end(execution);
         }
         if (rc != Sqlite.DONE) {
             throw failed(rc);
@@ -207,7 +206,13 @@ public final class JdbcPreparedStatement extends JdbcStatement implements Prepar
                 long[] rowids = keyLabel != null && stmt.insertsRows() ? new long[n] : null;
                 for (int i = 0; i < n; i++) {
                     if (queryTimeout == 0 && batching) { // with a timeout each row runs under its own clock, as below
-                        int rc = stmt.runBatch(batch, i, counts, rowids); // a chunk of rows in one downcall
+                        int rc;
+                        int execution = beginExecution(); // no timeout here: cancel reaches it
+                        try {
+                            rc = stmt.runBatch(batch, i, counts, rowids); // a chunk of rows in one downcall
+                        } finally {
+                            db.interrupts().end(execution);
+                        }
                         if (rc != -1) {
                             i += batch.completed();
                             if (rc == Sqlite.DONE) {
@@ -523,7 +528,8 @@ public final class JdbcPreparedStatement extends JdbcStatement implements Prepar
         if (x == null) {
             setNull(parameterIndex, Types.BLOB);
         } else {
-            bindBlobValue(parameterIndex, readAll(x, length));
+            checkIndex(parameterIndex);
+            params.setOwnedBlob(parameterIndex, readAll(x, length)); // the driver's array: bound once
         }
     }
 

@@ -16,7 +16,6 @@ import java.sql.Statement;
 import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ScheduledFuture;
 
 /**
  * A JDBC Statement: SQL text without parameters. Text holding several statements gives one result
@@ -119,8 +118,9 @@ public class JdbcStatement implements Statement, dev.panlite.PanliteStatement {
         return result != null && result.running();
     }
 
-    final ScheduledFuture<?> armTimeout() {
-        return queryTimeout > 0 ? db.interrupts().armTimeout(queryTimeout) : null;
+    /** An execution of this statement begins (cancel and the query timeout reach it): end it with {@code db.interrupts().end}. */
+    final int beginExecution() {
+        return db.interrupts().begin(this, queryTimeout);
     }
 
     /** The rows of an EXPLAIN, read at execution (ExplainRows), as a result set of this statement. */
@@ -212,7 +212,7 @@ public class JdbcStatement implements Statement, dev.panlite.PanliteStatement {
      */
     private boolean runFrom(String sql, byte[] utf8, int offset) throws SQLException {
         boolean first = true;
-        ScheduledFuture<?> timer = armTimeout();
+        int execution = beginExecution();
         try {
             while (true) {
                 long changesBefore = db.totalChanges();
@@ -265,7 +265,7 @@ public class JdbcStatement implements Statement, dev.panlite.PanliteStatement {
             updateCount = -1;
             throw e;
         } finally {
-            db.interrupts().disarm(timer);
+            db.interrupts().end(execution);
         }
     }
 
@@ -561,7 +561,10 @@ public class JdbcStatement implements Statement, dev.panlite.PanliteStatement {
         if (closed) {
             throw Errors.closed("statement");
         }
-        db.interrupts().interrupt(); // from another thread, without the lock the running statement holds
+        // from another thread, without the lock: this statement's execution only (Interrupts)
+        if (!db.interrupts().interrupt(this) && result instanceof StmtResultSet rows) {
+            rows.cancelledWhileIdle(); // no step of it runs now: its reader's next step is the one cancelled
+        }
     }
 
     @Override

@@ -15,7 +15,6 @@ import dev.panlite.ffi.Sqlite;
 import java.nio.charset.StandardCharsets;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
-import java.util.concurrent.ScheduledFuture;
 
 /**
  * A result set reading a live SQLite statement. Rows are read ahead in batches ({@link RowBatch}):
@@ -52,6 +51,7 @@ final class StmtResultSet extends AbstractResultSet {
     private byte follow = RowBatch.PENDING; // what comes after the batch's rows (before the first: the first step's row)
     private int nextFill = SECOND_ROWS; // rows of the next fill when no fetch size is set
     private int interruptsSeen; // the connection's interrupt count the rows held are known to be clear of
+    private volatile boolean cancelled; // Statement.cancel came while none of its steps ran: the next one is cancelled
 
     /**
      * {@code firstRowTaken}: the first step was {@link Stmt#stepCopying}, so the batch holds its row
@@ -151,7 +151,7 @@ final class StmtResultSet extends AbstractResultSet {
         }
         boolean first = pendingStep != 0;
         pendingStep = 0;
-        if (!first && follow != RowBatch.FAILED && db.interrupts().count() != interruptsSeen) {
+        if (!first && follow != RowBatch.FAILED && (cancelled || db.interrupts().count() != interruptsSeen)) {
             return replayInterrupt(); // the step this next() stands for would have been interrupted
         }
         if (next < batch.rows()) {
@@ -182,13 +182,16 @@ final class StmtResultSet extends AbstractResultSet {
         int rc = pendingStep;
         if (rc != 0) {
             pendingStep = 0;
+        } else if (cancelled) { // Statement.cancel between steps: this step is the one it stops
+            cancelled = false;
+            rc = Sqlite.INTERRUPT;
         } else {
             int timeout = statement.queryTimeout;
-            ScheduledFuture<?> timer = timeout > 0 ? db.interrupts().armTimeout(timeout) : null;
+            int execution = db.interrupts().begin(statement, timeout);
             try {
                 rc = stmt.step();
             } finally {
-                db.interrupts().disarm(timer);
+                db.interrupts().end(execution);
             }
         }
         if (rc == Sqlite.ROW) {
@@ -226,12 +229,12 @@ final class StmtResultSet extends AbstractResultSet {
             }
             int limit = fillSize();
             int timeout = statement.queryTimeout;
-            ScheduledFuture<?> timer = timeout > 0 && (limit > 1 || !copyCurrent) ? db.interrupts().armTimeout(timeout) : null;
+            int execution = db.interrupts().begin(statement, limit > 1 || !copyCurrent ? timeout : 0); // one row copied: no step to time
             int rc;
             try {
                 rc = stmt.fill(copyCurrent, limit);
             } finally {
-                db.interrupts().disarm(timer);
+                db.interrupts().end(execution);
             }
             next = 0;
             follow = batch.end();
@@ -275,13 +278,24 @@ final class StmtResultSet extends AbstractResultSet {
     }
 
     /**
-     * A cancel, timeout or abort came while rows were held: the step that would have fetched the
-     * next row would have been interrupted, so that is what the reader gets.
+     * Statement.cancel while none of this result set's steps runs (any thread): its next step fails
+     * as interrupted. Only this result set: sqlite3_interrupt now would stop whatever else runs on
+     * the connection (Interrupts).
+     */
+    void cancelledWhileIdle() {
+        cancelled = true;
+    }
+
+    /**
+     * A cancel (of this statement), or an abort, or an interrupt left in force by an engine that
+     * cannot clear it, came while rows were held: the step that would have fetched the next row
+     * would have been interrupted, so that is what the reader gets.
      */
     private boolean replayInterrupt() throws SQLException {
         try (var held = connection.lockOpen()) {
             SQLException e = db.error(Sqlite.INTERRUPT, stmt.sql(), ResultCodes.Phase.EXECUTE);
             interruptsSeen = db.interrupts().count();
+            cancelled = false;
             batch.clear();
             next = 0;
             at = -1;

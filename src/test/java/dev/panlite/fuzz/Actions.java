@@ -1133,4 +1133,42 @@ final class Actions {
         }
         return x.oneOf(List.of(Path.of(x.w.file(0)), x.w.dir, x.w.dir.resolve("missing.so"), Path.of("no-such-extension")));
     }
+
+    static {
+        interruptScope(); // apart from the tables above, as ext.
+    }
+
+    /**
+     * An interrupt stops the execution it was aimed at only (engine.Interrupts): Statement.cancel
+     * from another thread before, during or after a query, or its timeout, while another result set
+     * of the connection is held; the bundled engine then clears SQLite's flag
+     * (panlite_interrupt_clear), under the lock, never after close.
+     */
+    private static void interruptScope() {
+        add("stmt.cancelScope", 2, x -> {
+            Statement s = x.w.statements.pick(x.r);
+            ResultSet held = x.w.results.pick(x.r);
+            if (s == null) {
+                return;
+            }
+            if (x.chance(30)) {
+                s.setQueryTimeout(1);
+            }
+            Thread canceller = Thread.ofVirtual().start(() -> {
+                try {
+                    s.cancel(); // before, during or after the execution below
+                } catch (SQLException closed) {
+                    // a statement another thread closed refuses cancel: an outcome, not a finding
+                }
+            });
+            try {
+                keepOrDrain(x, s.executeQuery(x.query()), 30);
+            } finally {
+                canceller.join();
+                if (held != null && x.chance(50)) {
+                    held.next(); // runs on, or fails with an SQLException: never a crash
+                }
+            }
+        });
+    }
 }

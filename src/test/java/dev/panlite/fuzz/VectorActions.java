@@ -97,70 +97,34 @@ final class VectorActions {
                     + " m11 text, m12 text, m13 text, m14 text, m15 text, m16 text, m17 text)",
             "vec0(id text primary key, id2 integer primary key, v float[4])", "vec0(v float[4], +)", "vec0(v float[4], x json)");
 
+    @FunctionalInterface
+    interface ConnAction {
+        void run(Ctx x, Connection c) throws Exception;
+    }
+
+    /** An action on a shared connection ({@link Ctx#conn}); nothing when there is none. */
+    private static void onConn(Adder a, String name, int weight, ConnAction action) {
+        a.add(name, weight, x -> {
+            Connection c = x.conn();
+            if (c != null) {
+                action.run(x, c);
+            }
+        });
+    }
+
     static void register(Adder a) {
-        a.add("vec.create", 2, x -> {
-            Connection c = x.conn();
-            if (c == null) {
-                return;
-            }
-            String sql = x.chance(85) ? x.oneOf(TABLES).ddl()
-                    : "CREATE VIRTUAL TABLE IF NOT EXISTS vbad USING " + x.oneOf(BAD_DDL);
-            run(x, c, sql);
-        });
-        a.add("vec.insert", 5, x -> {
-            Connection c = x.conn();
-            if (c != null) {
-                insert(x, c, created(x, c, x.oneOf(TABLES)));
-            }
-        });
-        a.add("vec.fill", 1, x -> {
-            Connection c = x.conn();
-            if (c != null) {
-                fill(x, c);
-            }
-        });
-        a.add("vec.knn", 5, x -> {
-            Connection c = x.conn();
-            if (c != null) {
-                knn(x, c, created(x, c, x.oneOf(TABLES)));
-            }
-        });
-        a.add("vec.long", 2, x -> {
-            Connection c = x.conn();
-            if (c != null) {
-                longKnn(x, c);
-            }
-        });
-        a.add("vec.scan", 3, x -> {
-            Connection c = x.conn();
-            if (c != null) {
-                scan(x, c, created(x, c, x.oneOf(TABLES)));
-            }
-        });
-        a.add("vec.modify", 3, x -> {
-            Connection c = x.conn();
-            if (c != null) {
-                modify(x, c, created(x, c, x.oneOf(TABLES)));
-            }
-        });
-        a.add("vec.drop", 1, x -> {
-            Connection c = x.conn();
-            if (c != null) {
-                dropUnderCursor(x, c, created(x, c, x.oneOf(TABLES)));
-            }
-        });
-        a.add("vec.fn", 3, x -> {
-            Connection c = x.conn();
-            if (c != null) {
-                functions(x, c);
-            }
-        });
-        a.add("vec.inFunction", 2, x -> {
-            Connection c = x.conn();
-            if (c != null) {
-                inFunction(x, c);
-            }
-        });
+        onConn(a, "vec.create", 2, (x, c) -> run(x, c, x.chance(85) ? x.oneOf(TABLES).ddl()
+                : "CREATE VIRTUAL TABLE IF NOT EXISTS vbad USING " + x.oneOf(BAD_DDL)));
+        onConn(a, "vec.insert", 5, (x, c) -> insert(x, c, created(x, c, x.oneOf(TABLES))));
+        onConn(a, "vec.fill", 1, (x, c) -> fill(x, c));
+        onConn(a, "vec.knn", 5, (x, c) -> knn(x, c, created(x, c, x.oneOf(TABLES))));
+        onConn(a, "vec.long", 2, (x, c) -> longKnn(x, c));
+        onConn(a, "vec.scan", 3, (x, c) -> scan(x, c, created(x, c, x.oneOf(TABLES))));
+        onConn(a, "vec.modify", 3, (x, c) -> modify(x, c, created(x, c, x.oneOf(TABLES))));
+        onConn(a, "vec.drop", 1, (x, c) -> dropUnderCursor(x, c, created(x, c, x.oneOf(TABLES))));
+        onConn(a, "vec.fn", 3, (x, c) -> functions(x, c));
+        onConn(a, "vec.inFunction", 2, (x, c) -> inFunction(x, c));
+        a.add("vec.fresh", 2, x -> fresh(x));
         a.add("vec.get", 3, x -> { // vectors read from whatever result the other threads left open
             ResultSet rs = x.w.results.pick(x.r);
             if (rs != null) {
@@ -189,12 +153,7 @@ final class VectorActions {
             }
         });
         a.add("vec.pooled", 1, x -> pooled(x));
-        a.add("vec.plain", 2, x -> {
-            Connection c = x.conn();
-            if (c != null) {
-                plain(x, c);
-            }
-        });
+        onConn(a, "vec.plain", 2, (x, c) -> plain(x, c));
     }
 
     // ---------------------------------------------------------------- writing
@@ -399,7 +358,9 @@ final class VectorActions {
     static void longKnn(Ctx x, Connection c) throws Exception {
         fill(x, c); // at once when vbig is full
         int n = x.oneOf(List.of(100, 600, 2500)); // 2,500: about half a second on a laptop
-        String inner = x.chance(20) ? "fz_f(distance)" : x.chance(20) ? "fz_vec(distance)" : "distance";
+        // vec_length(embedding) reads each row's vector: sqlite-vec looks its chunk up with a statement it
+        // prepares at first use, which an interrupt arriving first made fail (and crash, before bundled.c's fix)
+        String inner = x.oneOf(List.of("distance", "distance", "vec_length(embedding)", "fz_f(distance)", "fz_vec(distance)"));
         String sql = "WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r WHERE i < " + n + ") SELECT i, (SELECT sum("
                 + inner + ") FROM vbig WHERE embedding MATCH ?1 AND k = 1 + i % 8) FROM r";
         x.note(sql);
@@ -456,7 +417,7 @@ final class VectorActions {
     /** A thread that stops {@code p}'s query (running on {@code runner}) after a random short while. */
     private static Thread stopLater(Ctx x, Connection c, PreparedStatement p, Thread runner) {
         int how = x.r.nextInt(7);
-        int delayMicros = x.r.nextInt(30_000);
+        int delayMicros = x.oneOf(List.of(0, x.r.nextInt(1000), x.r.nextInt(30_000))); // 0: before the KNN starts, often
         return Thread.ofVirtual().name("fuzz-vec-stopper").start(() -> {
             java.util.concurrent.locks.LockSupport.parkNanos(delayMicros * 1000L);
             try {
@@ -593,7 +554,7 @@ final class VectorActions {
     // ---------------------------------------------------------------- inside callbacks
 
     /** What fz_vec does, drawn when it is registered. */
-    enum Mode { VECTOR_SQL, KNN_OWN, LEAVE_OPEN, CHANGE_SCANNED, DROP_SCANNED, CLOSE_OWN, ABORT_OWN, MISBEHAVE }
+    enum Mode { VECTOR_SQL, KNN_OWN, LEAVE_OPEN, CHANGE_SCANNED, DROP_SCANNED, CLOSE_OWN, ABORT_OWN, CANCEL_RUNNING, MISBEHAVE }
 
     /**
      * fz_vec (a function) and fz_vagg (an aggregate), Java callbacks that run vector SQL on their own
@@ -606,7 +567,8 @@ final class VectorActions {
         PanliteConnection pc = c.unwrap(PanliteConnection.class);
         Mode mode = x.oneOf(List.of(Mode.values()));
         Callbacks.Mood mood = Callbacks.mood(x);
-        SqlFunction body = args -> callback(w, c, mode, mood, args);
+        java.util.concurrent.atomic.AtomicReference<Statement> running = new java.util.concurrent.atomic.AtomicReference<>();
+        SqlFunction body = args -> callback(w, c, running, mode, mood, args);
         if (x.chance(70)) {
             pc.createFunction("fz_vec", -1, false, body);
         }
@@ -622,18 +584,21 @@ final class VectorActions {
 
                 @Override
                 public Object finish() throws Exception {
-                    callback(w, c, finishMode, mood, new Object[] {last});
+                    callback(w, c, running, finishMode, mood, new Object[] {last});
                     return last;
                 }
             });
         }
         String sql = x.oneOf(List.of("SELECT id, fz_vec(distance) FROM vl WHERE embedding MATCH ? AND k = 10",
+                "SELECT id, fz_vec(distance), embedding FROM vl WHERE embedding MATCH ? AND k = 10", // reads vectors after it
+                "SELECT fz_vec(rowid), vec_to_json(embedding) FROM vf",
                 "SELECT fz_vec(embedding) FROM vl", "SELECT rowid FROM vf WHERE embedding MATCH ? AND k = 5 AND fz_vec(rowid) IS NOT NULL",
                 "SELECT fz_vec(vec_distance_cosine(embedding, ?)) FROM vf", "SELECT fz_vagg(embedding) FROM vl",
                 "SELECT fz_vagg(distance), fz_vagg(vec_to_json(embedding)) FROM vl WHERE embedding MATCH ? AND k = 20",
                 "SELECT fz_vec(value) FROM vec_each(?)", "SELECT fz_vec(rowid, genre) FROM vm WHERE embedding MATCH ? AND k = 4"));
         x.note(sql);
         PreparedStatement p = c.prepareStatement(sql);
+        running.set(p);
         try {
             if (p.getParameterMetaData().getParameterCount() > 0) {
                 bindVector(x, p, 1, Kind.FLOAT32, sql.contains("vm") ? 4 : 8);
@@ -644,7 +609,8 @@ final class VectorActions {
         }
     }
 
-    private static Object callback(World w, Connection own, Mode mode, Callbacks.Mood mood, Object[] args) throws Exception {
+    private static Object callback(World w, Connection own, java.util.concurrent.atomic.AtomicReference<Statement> running,
+            Mode mode, Callbacks.Mood mood, Object[] args) throws Exception {
         Ctx x = Ctx.current(w);
         Object arg = args.length > 0 ? args[0] : null;
         return switch (mode) {
@@ -693,12 +659,90 @@ final class VectorActions {
                 own.close(); // while the KNN calling it runs on this connection: deferred to its end
                 return "closed";
             });
+            case CANCEL_RUNNING -> Callbacks.guard(w, "fz_vec", () -> {
+                // the query it was registered for (interrupted before it reads the row's vector); none when
+                // that one failed to prepare, and fz_vec is called by another query (vec.long's)
+                Statement s = running.get();
+                if (s != null) {
+                    s.cancel();
+                }
+                return "cancelled";
+            });
             case ABORT_OWN -> Callbacks.guard(w, "fz_vec", () -> {
                 own.abort(x.chance(50) ? Runnable::run : Callbacks.ABORTER);
                 return "aborted";
             });
             default -> Callbacks.misbehave(w, mood, own, "fz_vec", args);
         };
+    }
+
+    /**
+     * sqlite-vec prepares the statements it reads and writes its shadow tables with at their first
+     * use on a connection: an interrupt in force then makes that prepare fail, and its error paths run
+     * (one of them called sqlite3_clear_bindings(NULL) and took the JVM down). On a new connection to
+     * a file whose vec0 tables exist, a statement over one of them interrupts itself through fz_stop
+     * (cancel, abort, or a close from another thread) before sqlite-vec reads a vector or writes.
+     */
+    static void fresh(Ctx x) throws SQLException {
+        Connection c = new dev.panlite.Driver().connect("jdbc:sqlite:" + x.w.file(x.r.nextInt(2)) + "?busy_timeout=50",
+                new java.util.Properties());
+        x.w.opened.add(c);
+        Table t = x.oneOf(TABLES.subList(0, TABLES.size() - 2)); // main's, not vtmp (TEMP) nor vbig
+        String sql = switch (x.r.nextInt(6)) {
+            case 0, 1 -> "SELECT " + t.key + ", fz_stop(distance), " + t.column + " FROM " + t.name + " WHERE " + t.column
+                    + " MATCH " + wrap(t.kind) + " AND k = 5";
+            case 2 -> "SELECT fz_stop(" + t.key + "), " + t.column + " FROM " + t.name;
+            case 3 -> "DELETE FROM " + t.name + " WHERE fz_stop(" + t.key + ") IN (SELECT " + t.key + " FROM " + t.name + " LIMIT 1)";
+            case 4 -> "UPDATE " + t.name + " SET " + t.column + " = " + t.column + " WHERE fz_stop(" + t.key + ") IS NOT NULL";
+            default -> "INSERT INTO " + t.name + "(" + t.column + ") SELECT fz_stop(" + t.column + ") FROM " + t.name + " LIMIT 2";
+        };
+        x.note(sql);
+        int how = x.r.nextInt(4);
+        java.util.concurrent.atomic.AtomicReference<Statement> running = new java.util.concurrent.atomic.AtomicReference<>();
+        java.util.concurrent.atomic.AtomicBoolean stopped = new java.util.concurrent.atomic.AtomicBoolean();
+        World w = x.w;
+        c.unwrap(PanliteConnection.class).createFunction("fz_stop", 1, false, args -> {
+            if (!stopped.getAndSet(true)) {
+                Callbacks.guard(w, "fz_stop", () -> {
+                    switch (how) {
+                        case 0, 1 -> running.get().cancel();
+                        case 2 -> c.abort(Runnable::run);
+                        default -> Thread.ofVirtual().start(() -> { // interrupts, then waits for this statement
+                            try {
+                                c.close();
+                            } catch (SQLException e) {
+                                w.sqlException(e);
+                            } catch (Throwable e) {
+                                w.finding("vec.fresh: close from another thread", e);
+                            }
+                        });
+                    }
+                    return null;
+                });
+            }
+            return args[0];
+        });
+        PreparedStatement p = c.prepareStatement(sql);
+        running.set(p);
+        try {
+            if (sql.contains(" MATCH ")) {
+                bindVector(x, p, 1, t.kind, t.dims);
+            }
+            if (p.execute()) {
+                drain(x, p.getResultSet());
+            }
+        } finally {
+            if (x.chance(50)) {
+                p.close();
+                c.close();
+            } else {
+                x.w.prepared.put(x.r, p);
+                Connection old = x.w.connections.put(x.r, c);
+                if (old != null && x.chance(50)) {
+                    old.close();
+                }
+            }
+        }
     }
 
     // ---------------------------------------------------------------- pooled handles, plain tables

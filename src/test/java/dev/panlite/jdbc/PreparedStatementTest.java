@@ -263,9 +263,66 @@ class PreparedStatementTest {
             data[0] = 99; // JDBC: "the driver converts this ... when it sends it to the database"; not copied
             ps.executeUpdate();
             assertArrayEquals(new byte[] {99, 2, 3}, (byte[]) read(lastId(), "v", rs -> rs.getBytes(1)));
-            data[0] = 42; // sent already: a second execution without a new setBytes sends what SQLite has
+            data[0] = 42; // a second execution without a new setBytes sends what it holds then, as the incumbent's
             ps.executeUpdate();
-            assertArrayEquals(new byte[] {99, 2, 3}, (byte[]) read(lastId(), "v", rs -> rs.getBytes(1)));
+            assertArrayEquals(new byte[] {42, 2, 3}, (byte[]) read(lastId(), "v", rs -> rs.getBytes(1)));
+        }
+    }
+
+    /**
+     * Every execution sends what the array holds then, by executeQuery as by executeUpdate, after a
+     * batch (whose rows keep their addBatch copies), and from a cached statement, whose last user's
+     * array is not sent; the values set by value stay bound. A stream's bytes are the driver's: sent
+     * as read.
+     */
+    @Test
+    void setBytesSendsWhatTheArrayHoldsAtEveryExecution() throws SQLException {
+        byte[] data = {1, 2};
+        try (PreparedStatement ps = conn.prepareStatement("SELECT hex(?), ?, hex(?)")) {
+            ps.setBytes(1, data);
+            ps.setString(2, "kept");
+            ps.setBinaryStream(3, new java.io.ByteArrayInputStream(new byte[] {5}));
+            for (int run = 1; run <= 3; run++) {
+                data[1] = (byte) run;
+                try (ResultSet rs = ps.executeQuery()) {
+                    assertTrue(rs.next());
+                    assertEquals("010" + run, rs.getString(1), "run " + run);
+                    assertEquals("kept", rs.getString(2));
+                    assertEquals("05", rs.getString(3));
+                }
+            }
+        }
+        byte[] buffer = {1};
+        String insert = "INSERT INTO t(id, v) VALUES (?, ?)";
+        try (PreparedStatement ps = conn.prepareStatement(insert)) {
+            ps.setBytes(2, buffer);
+            ps.setInt(1, 1);
+            ps.addBatch();
+            buffer[0] = 2;
+            ps.setInt(1, 2);
+            ps.addBatch();
+            buffer[0] = 3;
+            ps.executeBatch();
+            ps.setInt(1, 3);
+            ps.executeUpdate();
+            buffer[0] = 4;
+            ps.setInt(1, 4);
+            ps.executeUpdate();
+        }
+        byte[] other = {5};
+        try (PreparedStatement ps = conn.prepareStatement(insert)) { // the cached statement (stmt_cache_size: 32)
+            ps.setInt(1, 5);
+            ps.executeUpdate(); // unset: NULL, not the last user's array
+            ps.setInt(1, 6);
+            ps.setBytes(2, other);
+            ps.executeUpdate();
+            other[0] = 7;
+            ps.setInt(1, 7);
+            ps.executeUpdate();
+        }
+        for (int id = 1; id <= 7; id++) {
+            byte[] expected = id == 5 ? null : new byte[] {(byte) (id == 6 ? 5 : id)};
+            assertArrayEquals(expected, (byte[]) read(id, "v", rs -> rs.getBytes(1)), "row " + id);
         }
     }
 
