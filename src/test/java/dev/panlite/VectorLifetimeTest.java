@@ -380,10 +380,9 @@ class VectorLifetimeTest {
                 c.close();
             }
             default -> {
-                threads.start("reader", () -> { // steps (its first step is executeQuery's): the first row's inside() blocks
-                    result.set(knn.executeQuery());
-                    assertTrue(result.get().next());
-                });
+                // executeQuery steps to the first row, whose inside() blocks: the close from another thread
+                // waits for it, then finalizes the statement under the rows read ahead
+                threads.start("reader", () -> result.set(knn.executeQuery()));
                 assertTrue(inside.await(TestDb.GUARD_MILLIS, TimeUnit.MILLISECONDS));
                 Thread closer = threads.start("closer", knn::close);
                 assertTrue(TestDb.awaitQueued(c, closer), "the close did not wait for the stepping reader");

@@ -58,7 +58,7 @@ public final class Interrupts {
     private ScheduledFuture<?>[] timers = new ScheduledFuture<?>[8]; // lock holder only
     private volatile int depth;
     private long lastId; // lock held
-    private boolean endedInterrupted; // lock held: the execution that ended last was an interrupt's target
+    private boolean endedInterrupted; // lock held: the execution that ended last was an interrupt's target, and none began since
     private volatile int target = NONE; // the outermost level an interrupt in force is aimed at; written under the guard
     private boolean closingInterrupt; // guard: abort or close interrupted: nothing clears the flag any more
     private boolean leftOver; // guard: an interrupt outlived its execution on an engine that cannot clear it
@@ -81,6 +81,7 @@ public final class Interrupts {
             grow();
         }
         long id = ++lastId;
+        endedInterrupted = false;
         IDS.setRelease(ids, level, id);
         OWNERS.setRelease(owners, level, owner); // after the id: an interrupter that sees the owner sees this id
         DEPTH.setRelease(this, level + 1); // an interrupter that misses it sees a cancel from before the start

@@ -1164,7 +1164,17 @@ final class Actions {
             try {
                 keepOrDrain(x, s.executeQuery(x.query()), 30);
             } finally {
-                canceller.join();
+                boolean interrupted = false; // conn.interrupt interrupts workers: the join still waits
+                while (canceller.isAlive()) {
+                    try {
+                        canceller.join();
+                    } catch (InterruptedException e) {
+                        interrupted = true;
+                    }
+                }
+                if (interrupted) {
+                    Thread.currentThread().interrupt();
+                }
                 if (held != null && x.chance(50)) {
                     held.next(); // runs on, or fails with an SQLException: never a crash
                 }

@@ -40,10 +40,23 @@ class MisuseFuzzTest {
         String library = System.getProperty("panlite.sqlite.library", "default");
         String run = Path.of(library).getFileName().toString().replaceAll("[^\\w.-]", "_")
                 + (Boolean.parseBoolean(System.getProperty("panlite.helper", "true")) ? "-helper-on" : "-helper-off");
-        Path out = Path.of(System.getProperty("panlite.fuzz.dir", "target/fuzz")).resolve(run).toAbsolutePath();
+        String dir = System.getProperty("panlite.fuzz.dir");
+        Path out = (dir != null ? Path.of(dir) : buildDirectory().resolve("fuzz")).resolve(run).toAbsolutePath();
         Files.createDirectories(out);
         return parseSeeds(System.getProperty("panlite.fuzz.seeds", DEFAULT_SEEDS)).stream()
                 .map(seed -> DynamicTest.dynamicTest("seed " + seed, () -> runSeed(seed, seconds, threads, out)));
+    }
+
+    /**
+     * The build directory this test was compiled into (the parent of test-classes): target, or the
+     * -DbuildDir of a build beside others, whose fuzz runs must not delete each other's seed folders.
+     */
+    private static Path buildDirectory() {
+        try {
+            return Path.of(MisuseFuzzTest.class.getProtectionDomain().getCodeSource().getLocation().toURI()).getParent();
+        } catch (java.net.URISyntaxException | RuntimeException e) {
+            return Path.of("target");
+        }
     }
 
     /** "1,5,7" or "1..200" or a mix: "1..10,42". */
