@@ -508,4 +508,33 @@ class LoadExtensionTest {
             knn(c);
         }
     }
+
+    /**
+     * An entry point that fails without a message of its own (a function it cannot replace while a
+     * statement of the connection is active) is reported with SQLite's reason, not "error during
+     * initialization: " and nothing (the adversarial review's break 3).
+     */
+    @Test
+    void loadingAnExtensionAgainWithAQueryOpenNamesWhyItFailed() throws Exception {
+        Path library;
+        try {
+            library = TestExtensions.build(dir, "libanswer.so", TestExtensions.ANSWER);
+        } catch (TestExtensions.Unavailable e) {
+            assumeTrue(false, e.getMessage());
+            return;
+        }
+        try (Connection c = TestDb.open(dir)) {
+            PanliteConnection p = c.unwrap(PanliteConnection.class);
+            p.loadExtension(library, "sqlite3_extension_init");
+            try (Statement s = c.createStatement()) {
+                s.setFetchSize(1);
+                try (ResultSet open = s.executeQuery("SELECT 1 UNION ALL SELECT 2")) {
+                    assertTrue(open.next());
+                    SQLException e = assertThrows(SQLException.class, () -> p.loadExtension(library, "sqlite3_extension_init"));
+                    assertTrue(e.getMessage().contains("active statements"), "the reason is lost: " + e.getMessage());
+                }
+            }
+            p.loadExtension(library, "sqlite3_extension_init"); // with nothing open, again: replaced
+        }
+    }
 }
