@@ -63,7 +63,8 @@ public final class TestThreads {
         }
         for (Thread t : threads) {
             if (t.isAlive()) {
-                AssertionError hung = new AssertionError(t.getName() + " did not finish: " + stack(t));
+                AssertionError hung = new AssertionError(t.getName() + " did not finish: " + stack(t)
+                        + "\nEvery thread of the JVM:" + allStacks());
                 failures.forEach(f -> hung.addSuppressed(f.error()));
                 throw hung;
             }
@@ -79,6 +80,18 @@ public final class TestThreads {
             failures.stream().skip(1).limit(5).forEach(f -> failure.addSuppressed(f.error()));
             throw failure;
         }
+    }
+
+    /** Every live thread's name, state and stack: what a hung thread waits for is often elsewhere. */
+    public static String allStacks() {
+        StringBuilder sb = new StringBuilder();
+        Thread.getAllStackTraces().forEach((t, frames) -> {
+            sb.append("\n\n\"").append(t.getName()).append("\" ").append(t.getState());
+            for (StackTraceElement e : frames) {
+                sb.append("\n    at ").append(e);
+            }
+        });
+        return sb.toString();
     }
 
     /** The stack of a thread, for a hang's message. */

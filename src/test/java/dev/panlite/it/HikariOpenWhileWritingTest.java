@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.panlite.TestDb;
-import dev.panlite.TestThreads;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.util.concurrent.CountDownLatch;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -18,6 +18,11 @@ import org.junit.jupiter.api.io.TempDir;
  * A HikariCP pool with the README's URL opens connections for readers while another connection
  * holds a write transaction (issue 27, item 5): opening ran {@code PRAGMA journal_mode = WAL}
  * through the write gate, so no reader got a connection until the transaction ended.
+ *
+ * <p>The five are borrowed one after another, each kept: HikariCP 6.3 loses a request to create a
+ * connection when borrowers race with {@code minimumIdle=0} (two borrowers that count themselves
+ * as waiters in one order and ask in the other submit one request between them), so concurrent
+ * borrowers here would wait for a connection that the pool never opens, whatever the driver does.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class HikariOpenWhileWritingTest {
@@ -38,19 +43,19 @@ class HikariOpenWhileWritingTest {
             try (HikariDataSource pool = new HikariDataSource(config)) {
                 writer.setAutoCommit(false);
                 TestDb.exec(writer, "INSERT INTO t VALUES (2)"); // holds the write gate until commit
-                TestThreads readers = new TestThreads();
-                CountDownLatch allRead = new CountDownLatch(5); // each keeps its connection until all have read: 5 opened
-                for (int i = 0; i < 5; i++) {
-                    readers.start("reader-" + i, () -> {
-                        try (Connection c = pool.getConnection()) {
-                            assertEquals(1, TestDb.queryLong(c, "SELECT count(*) FROM t"), "the uncommitted row is not seen");
-                            allRead.countDown();
-                            allRead.await(60, TimeUnit.SECONDS);
-                        }
-                    });
+                List<Connection> readers = new ArrayList<>();
+                try {
+                    for (int i = 0; i < 5; i++) { // each kept open: the pool must open a new one for the next
+                        Connection c = pool.getConnection();
+                        readers.add(c);
+                        assertEquals(1, TestDb.queryLong(c, "SELECT count(*) FROM t"), "the uncommitted row is not seen");
+                    }
+                    assertEquals(5, pool.getHikariPoolMXBean().getActiveConnections(), "five opened during the transaction");
+                } finally {
+                    for (Connection c : readers) {
+                        c.close();
+                    }
                 }
-                readers.join(); // all five while the transaction is open
-                assertEquals(0, allRead.getCount());
                 writer.commit();
             }
         }
