@@ -2,6 +2,7 @@ package dev.panlite.engine;
 
 import dev.panlite.ffi.Fused;
 import dev.panlite.ffi.Sqlite;
+import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
 
 /**
@@ -62,6 +63,47 @@ final class Conversions {
                 return isUtf8;
             }
             return false;
+        } finally {
+            encoding.finalizeNow();
+        }
+    }
+
+    /**
+     * A stored BLOB's bytes read as text, as sqlite3_column_text reads them: in the database's text
+     * encoding (a UTF-16 one drops an odd last byte), for a row read in place ({@link
+     * Stmt#columnTextAsStepped}). Null for null. Lock held.
+     */
+    String blobAsText(byte[] bytes) {
+        if (bytes == null) {
+            return null;
+        }
+        java.nio.charset.Charset charset = textCharset();
+        int n = charset == StandardCharsets.UTF_8 ? bytes.length : bytes.length & ~1;
+        return new String(bytes, 0, n, charset);
+    }
+
+    /**
+     * The database's text encoding as a charset: UTF-8 once known fixed ({@link #blobsReadAhead}),
+     * else asked (a rare path: getString of a BLOB read in place). An authorizer that denies the
+     * question gets UTF-8, every database's encoding but one created with {@code encoding=UTF-16*}.
+     */
+    private java.nio.charset.Charset textCharset() {
+        if (utf8 > 0) {
+            return StandardCharsets.UTF_8;
+        }
+        Stmt encoding;
+        try {
+            encoding = db.prepareFresh("SELECT encoding FROM pragma_encoding");
+        } catch (SQLException e) {
+            return StandardCharsets.UTF_8; // see above
+        }
+        try {
+            String name = Sqlite.step(encoding.handle) == Sqlite.ROW ? Sqlite.columnText(encoding.handle, 0) : null;
+            return switch (name == null ? "" : name) {
+                case "UTF-16le" -> StandardCharsets.UTF_16LE;
+                case "UTF-16be" -> StandardCharsets.UTF_16BE;
+                default -> StandardCharsets.UTF_8;
+            };
         } finally {
             encoding.finalizeNow();
         }

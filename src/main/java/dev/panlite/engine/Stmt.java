@@ -534,6 +534,34 @@ public final class Stmt {
         return Sqlite.columnBlob(handle, column);
     }
 
+    // A getter of a row read in place must leave the value as it was stepped: SQLite converts the
+    // value it holds, so sqlite3_column_text of a BLOB would make it read as TEXT from then on (and,
+    // in a UTF-16 database, hold other bytes), and a later getter of the row would see that (D1 in
+    // docs/fuzz-findings-2026-11-27.md). These two read every storage class as a row read ahead does.
+
+    /**
+     * The value as text, as sqlite3_column_text gives it, without converting a BLOB in place: its
+     * bytes are read as text in the database's encoding, as SQLite reads them. Null for NULL.
+     */
+    public String columnTextAsStepped(int column) {
+        assert db.isLockedByMe();
+        if (Sqlite.columnType(handle, column) == Sqlite.BLOB) {
+            return db.conversions().blobAsText(Sqlite.columnBlob(handle, column));
+        }
+        return Sqlite.columnText(handle, column); // TEXT, a number or NULL: still read as what it was
+    }
+
+    /**
+     * The value as bytes: a BLOB's own, a TEXT's UTF-8 (whatever the database's encoding, as for a
+     * row read ahead), a number's text. Null for NULL.
+     */
+    public byte[] columnBytesAsStepped(int column) {
+        assert db.isLockedByMe();
+        return Sqlite.columnType(handle, column) == Sqlite.TEXT
+                ? Sqlite.columnTextBytes(handle, column)
+                : Sqlite.columnBlob(handle, column);
+    }
+
     public String columnName(int column) {
         assert db.isLockedByMe();
         return Sqlite.columnName(handle, column);

@@ -559,7 +559,7 @@ final class StmtResultSet extends AbstractResultSet {
         }
         boolean locked = lockInPlace();
         try {
-            return stmt.columnText(column);
+            return stmt.columnTextAsStepped(column);
         } finally {
             if (locked) {
                 db.unlock();
@@ -576,9 +576,11 @@ final class StmtResultSet extends AbstractResultSet {
                     return batch.bytes(r, column);
                 case INTEGER:
                     return Long.toString(batch.cell(r, column)).getBytes(StandardCharsets.US_ASCII);
+                case TEXT:
+                    return batch.bytes(r, column); // its UTF-8, as read in place
                 case NULL:
                     return null;
-                default: // text in the database's encoding, a REAL's rendering: SQLite's
+                default: // a REAL's rendering: SQLite's
                     try (var held = connection.lockOpen()) {
                         return batch.convertBlob(db, r, column);
                     }
@@ -586,7 +588,7 @@ final class StmtResultSet extends AbstractResultSet {
         }
         boolean locked = lockInPlace();
         try {
-            return stmt.columnBlob(column);
+            return stmt.columnBytesAsStepped(column);
         } finally {
             if (locked) {
                 db.unlock();
