@@ -216,7 +216,7 @@ class LoadExtensionTest {
     void aLibraryThatIsNoExtensionHasNoEntryPoint() throws Exception {
         Path library = build("libplain.so", TestExtensions.PLAIN);
         try (Connection c = TestDb.open(dir)) {
-            // SQLite's rule tries sqlite3_plain_init (the name without lib and suffix), then sqlite3_extension_init
+            // SQLite's rule tries sqlite3_extension_init, then sqlite3_plain_init (the name without lib and suffix)
             failsToLoad(c, library, null, "sqlite3_");
         }
     }
@@ -229,6 +229,30 @@ class LoadExtensionTest {
             assertTrue(e.getMessage().contains("(entry point sqlite3_nope_init)"), e.getMessage());
             assertThrows(SQLException.class, () -> queryInt(c, "SELECT answer()")); // nothing was registered
         }
+    }
+
+    /**
+     * An entry point that is a variable, not a function: SQLite would call it (the JVM crashed, executing
+     * data). Refused before SQLite is asked, by its default name and by a name given; Linux only
+     * (where the process's mappings can be read).
+     */
+    @Test
+    void anEntryPointThatIsAVariableIsRefusedNotCalled() throws Exception {
+        assumeTrue(System.getProperty("os.name").startsWith("Linux"), "reads /proc/self/maps");
+        Path library = build("notcode.so", TestExtensions.NOT_CODE);
+        try (Connection c = TestDb.open(dir)) {
+            SQLException byDefault = failsToLoad(c, library, null, "the entry point sqlite3_extension_init is not a function");
+            assertTrue(byDefault.getMessage().contains("not in executable memory"), byDefault.getMessage());
+            failsToLoad(c, library, "not_code", "the entry point not_code is not a function");
+            // a function of the same library still loads: the guard looks at the symbol, not the file
+            Path answer = build("answer.so", TestExtensions.ANSWER);
+            c.unwrap(PanliteConnection.class).loadExtension(answer, null);
+            assertEquals(42, queryInt(c, "SELECT answer()"));
+        }
+        // and through the load_extensions setting, at open
+        SQLException atOpen = assertThrows(SQLException.class, () -> TestDb.open(dir, "load_extensions="
+                + java.net.URLEncoder.encode(library + "!not_code", java.nio.charset.StandardCharsets.UTF_8)).close());
+        assertTrue(atOpen.getMessage().contains("not_code is not a function"), atOpen.getMessage());
     }
 
     @Test

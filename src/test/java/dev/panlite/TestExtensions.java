@@ -63,6 +63,15 @@ public final class TestExtensions {
     public static final String PLAIN = "int plain(void) { return 1; }\n";
 
     /**
+     * Variables under entry points' names: SQLite's default one, and one to name. SQLite would call
+     * either as a function (a crash); the driver refuses them on Linux.
+     */
+    public static final String NOT_CODE = """
+            int sqlite3_extension_init = 7;
+            const char not_code[] = "not a function";
+            """;
+
+    /**
      * Compiles {@code source} into the shared library {@code dir/name} with {@code cc}, against the
      * sqlite3ext.h of the engine under test (the vendored one for the bundled engine).
      */

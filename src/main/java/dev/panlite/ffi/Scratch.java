@@ -347,7 +347,7 @@ public final class Scratch implements AutoCloseable {
     private static final String LIBRARY_SUFFIX = System.getProperty("os.name").startsWith("Windows") ? ".dll"
             : System.getProperty("os.name").startsWith("Mac") ? ".dylib" : ".so";
 
-    private final java.util.Set<java.nio.file.Path> pinned = new java.util.HashSet<>(); // opened into the arena
+    private final java.util.Map<java.nio.file.Path, java.lang.foreign.SymbolLookup> pinned = new java.util.HashMap<>(); // opened into the arena
 
     /**
      * sqlite3_load_extension of {@code file} with {@code entryPoint} (null: SQLite's default rule), on a
@@ -357,7 +357,12 @@ public final class Scratch implements AutoCloseable {
      * of them would jump into unmapped memory (a crash, with an extension that does so).
      */
     public Loaded loadExtension(long db, java.nio.file.Path file, String entryPoint) {
-        boolean opened = pin(file);
+        java.lang.foreign.SymbolLookup library = pin(file);
+        boolean opened = library != null;
+        String notCode = opened ? entryPointNotCode(library, file, entryPoint) : null;
+        if (notCode != null) {
+            return new Loaded(Sqlite.ERROR, notCode, true); // SQLite would call it: a crash
+        }
         try (Arena call = Arena.ofConfined()) {
             MemorySegment error = call.allocate(ADDRESS); // zeroed: NULL unless SQLite writes a message
             int rc = Sqlite.loadExtension(db, call.allocateFrom(file.toString(), StandardCharsets.UTF_8),
@@ -375,29 +380,69 @@ public final class Scratch implements AutoCloseable {
     }
 
     /**
-     * Opens {@code file}, or else the name SQLite tries next (with the suffix), until this connection
-     * closes; false when neither is a shared library this process can open.
+     * The entry point SQLite would call in {@code library} (sqlite3LoadExtension's rule: the one named,
+     * else {@code sqlite3_extension_init}, else {@code sqlite3_<letters of the file's name>_init})
+     * when it is found but is not in executable memory (a variable of that name): why it must not be
+     * called. Null when it is code, is not found (SQLite then says so), or this platform cannot tell.
      */
-    private boolean pin(java.nio.file.Path file) {
+    private static String entryPointNotCode(java.lang.foreign.SymbolLookup library, java.nio.file.Path file,
+            String entryPoint) {
+        java.util.List<String> names = entryPoint != null ? java.util.List.of(entryPoint)
+                : java.util.List.of("sqlite3_extension_init", "sqlite3_" + initName(file) + "_init");
+        for (String name : names) {
+            java.util.Optional<MemorySegment> symbol = library.find(name);
+            if (symbol.isPresent()) {
+                return Boolean.FALSE.equals(ExecutableMemory.contains(symbol.get().address()))
+                        ? "the entry point " + name + " is not a function (its symbol is not in executable memory):"
+                                + " SQLite would call it and crash the process"
+                        : null;
+            }
+        }
+        return null;
+    }
+
+    /** The letters of a library's file name, lower-cased, after a leading "lib" and before the first dot (as SQLite derives them). */
+    private static String initName(java.nio.file.Path file) {
+        java.nio.file.Path name = file.getFileName();
+        String s = name == null ? "" : name.toString();
+        if (s.regionMatches(true, 0, "lib", 0, 3)) {
+            s = s.substring(3);
+        }
+        StringBuilder letters = new StringBuilder();
+        for (int i = 0; i < s.length() && s.charAt(i) != '.'; i++) {
+            char ch = s.charAt(i);
+            if (ch < 0x80 && Character.isLetter(ch)) {
+                letters.append(Character.toLowerCase(ch));
+            }
+        }
+        return letters.toString();
+    }
+
+    /**
+     * Opens {@code file}, or else the name SQLite tries next (with the suffix), until this connection
+     * closes; null when neither is a shared library this process can open.
+     */
+    private java.lang.foreign.SymbolLookup pin(java.nio.file.Path file) {
         java.nio.file.Path name = file.getFileName();
         for (java.nio.file.Path candidate : name == null ? java.util.List.of(file)
                 : java.util.List.of(file, file.resolveSibling(name + LIBRARY_SUFFIX))) {
-            if (pinned.contains(candidate)) {
-                return true;
+            java.lang.foreign.SymbolLookup known = pinned.get(candidate);
+            if (known != null) {
+                return known;
             }
             if (!sharedLibrary(candidate)) {
                 continue; // the JVM would warn of a "stack guard" for any file that is not an ELF library
             }
             try {
-                java.lang.foreign.SymbolLookup.libraryLookup(candidate, arena);
-                pinned.add(candidate);
-                return true;
+                java.lang.foreign.SymbolLookup lookup = java.lang.foreign.SymbolLookup.libraryLookup(candidate, arena);
+                pinned.put(candidate, lookup);
+                return lookup;
             } catch (IllegalArgumentException notLoadable) {
                 // a library for another machine, or with missing dependencies: SQLite fails on it too, and
                 // its message, which the caller reports, says why
             }
         }
-        return false;
+        return null;
     }
 
     /** Whether {@code file} starts as a shared library does: ELF, Mach-O (thin or fat) or PE. */

@@ -1074,7 +1074,7 @@ final class Actions {
         addConn("ext.load", 3, (x, c) -> {
             Path library = extensionPath(x);
             String entryPoint = x.chance(70) ? null : x.oneOf(List.of("sqlite3_other_init", "sqlite3_extension_init",
-                    "sqlite3_nope_init", "sqlite3_vec_init"));
+                    "sqlite3_nope_init", "sqlite3_vec_init", "not_code"));
             x.note("loadExtension " + library + " " + entryPoint);
             try {
                 c.unwrap(PanliteConnection.class).loadExtension(library, entryPoint);
@@ -1098,9 +1098,11 @@ final class Actions {
         });
         addConn("ext.call", 2, (x, c) -> {
             // SQL's load_extension() (enable_load_extension=true, the incumbent's way) never gets failing.so:
-            // SQLite unloads it with half() still registered, and only loadExtension keeps it mapped (README)
+            // SQLite unloads it with half() still registered, and only loadExtension keeps it mapped (README);
+            // nor notcode.so: only loadExtension refuses an entry point that is a variable (README)
             Path bySql = extensionPath(x);
-            bySql = bySql.getFileName().toString().equals("failing.so") ? bySql.resolveSibling("answer.so") : bySql;
+            String name = String.valueOf(bySql.getFileName());
+            bySql = name.equals("failing.so") || name.equals("notcode.so") ? bySql.resolveSibling("answer.so") : bySql;
             String sql = x.oneOf(List.of("SELECT answer()", "SELECT half()", "SELECT other()",
                     "SELECT answer(), half(), b FROM t", "SELECT load_extension('" + bySql + "')"));
             x.note(sql);
