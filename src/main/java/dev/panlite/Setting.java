@@ -177,7 +177,8 @@ public enum Setting {
     LIMIT_SQL_LENGTH("limit_sql_length", 1,
             "Most bytes in the text of one SQL statement (SQLITE_LIMIT_SQL_LENGTH)."),
     LIMIT_COLUMN("limit_column", 2,
-            "Most columns in a table, index, result set, ORDER BY or GROUP BY (SQLITE_LIMIT_COLUMN)."),
+            "Most columns in a table, index, result set, ORDER BY or GROUP BY (SQLITE_LIMIT_COLUMN). Below a"
+                    + " table's width (sqlite_schema has 5), SQLite reports the schema as malformed: SQLState 54011."),
     LIMIT_EXPR_DEPTH("limit_expr_depth", 3,
             "Deepest expression parse tree (SQLITE_LIMIT_EXPR_DEPTH)."),
     LIMIT_COMPOUND_SELECT("limit_compound_select", 4,

@@ -88,6 +88,23 @@ class ErrorsTest {
         assertTrue(e.getMessage().contains(codeName), "code name missing: " + e.getMessage());
     }
 
+    /**
+     * A table wider than the connection's column limit (limit_column set low): SQLite reports a
+     * malformed schema (SQLITE_CORRUPT), which is not XX001, "the file is corrupt": 54011, saying why.
+     */
+    @Test
+    void aTableWiderThanTheColumnLimitIsNotACorruptFile() throws SQLException {
+        TestDb.exec(c, "CREATE TABLE wide(a, b, c, d, e, f, g, h, i, j)");
+        try (Connection low = TestDb.open(dir, "limit_column=8")) { // sqlite_schema itself has 5
+            SQLException e = expectSql(() -> TestDb.queryLong(low, "SELECT count(*) FROM wide"));
+            assertEquals("54011", e.getSQLState(), e.getMessage());
+            assertEquals(11, e.getErrorCode(), e.getMessage());
+            assertTrue(e.getMessage().contains("The file is not corrupt"), e.getMessage());
+            assertTrue(e.getMessage().contains("limit_column"), e.getMessage());
+        }
+        assertEquals(0, TestDb.queryLong(c, "SELECT count(*) FROM wide"), "the file is fine");
+    }
+
     @Test
     void uniqueViolation() {
         for (SQLException e : failBothWays("INSERT INTO t(id, u, pos) VALUES (2, 'a', 1)")) {

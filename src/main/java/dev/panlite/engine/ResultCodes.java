@@ -137,7 +137,6 @@ public final class ResultCodes {
         };
     }
 
-    /** Builds the exception for result code {@code extended} with SQLite's {@code message}. */
     /**
      * A statement failed because Java code it called (a collation) threw {@code failure}, which
      * becomes the cause: SQLite's own code for it would only say "interrupted".
@@ -148,6 +147,7 @@ public final class ResultCodes {
         return e;
     }
 
+    /** Builds the exception for result code {@code extended} with SQLite's {@code message}. */
     public static SQLException exception(int extended, String message, String sql, Phase phase) {
         int primary = extended & 0xff;
         String text = (message == null || message.isEmpty() ? name(primary) : message) + " [" + name(extended) + "]"
@@ -172,7 +172,11 @@ public final class ResultCodes {
             case 14 -> phase == Phase.OPEN ? new Connection(text, SqlState.UNABLE_TO_CONNECT, extended)
                     : new General(text, SqlState.IO_ERROR, extended);
             case 26 -> new Connection(text, SqlState.UNABLE_TO_CONNECT, extended);
-            case 11 -> new NonTransient(text, SqlState.DATA_CORRUPTED, extended);
+            // a schema wider than the column limit (limit_column set low) reads to SQLite as a corrupt one
+            case 11 -> message != null && message.contains(" - too many columns on ")
+                    ? new NonTransient(text + ". The file is not corrupt: a table in it has more columns than the"
+                            + " connection's column limit (the limit_column setting) allows", SqlState.TOO_MANY_COLUMNS, extended)
+                    : new NonTransient(text, SqlState.DATA_CORRUPTED, extended);
             case 13 -> new General(text, SqlState.DISK_FULL, extended);
             case 7 -> new General(text, SqlState.OUT_OF_MEMORY, extended);
             case 10 -> new General(text, SqlState.IO_ERROR, extended);

@@ -66,6 +66,8 @@ public final class SqlState {
     public static final String FEATURE_NOT_SUPPORTED = "HYC00";
     /** HYT00: a timeout expired. */
     public static final String TIMEOUT_EXPIRED = "HYT00";
+    /** 54011: too many columns (a program limit exceeded). */
+    public static final String TOO_MANY_COLUMNS = "54011";
     /** XX001: the database file is corrupt. */
     public static final String DATA_CORRUPTED = "XX001";
 }
