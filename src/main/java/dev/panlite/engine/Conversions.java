@@ -19,10 +19,12 @@ final class Conversions {
     private static final String SQL = "SELECT ?1";
     /**
      * The database's text encoding is UTF-8, and fixed: a schema row was read (SQLite then never
-     * changes ENC(db) on this connection), which a non-empty main or temp schema proves.
+     * changes ENC(db) on this connection), which a non-empty main schema proves. Not temp's: reading
+     * temp.sqlite_schema makes SQLite 3.40 open the TEMP database, which PRAGMA database_list then
+     * lists (D2 in docs/fuzz-findings-2026-11-27.md); a connection with TEMP tables only asks again.
      */
     private static final String ENCODING_SQL = "SELECT (SELECT encoding FROM pragma_encoding) = 'UTF-8', "
-            + "EXISTS (SELECT 1 FROM main.sqlite_schema) OR EXISTS (SELECT 1 FROM temp.sqlite_schema)";
+            + "EXISTS (SELECT 1 FROM main.sqlite_schema)";
 
     private final Database db;
     private Stmt select;

@@ -108,7 +108,9 @@ public final class SessionState {
             return;
         }
         database.checkOpen();
+        boolean tempOpen = false; // SQLite opens TEMP at its first use; asking for its schema would open it (3.40)
         for (String[] db : databases()) {
+            tempOpen |= db[0].equals("temp");
             if (db[0].equals("main")) {
                 if (!db[1].equals(mainFile)) {
                     throw new SQLNonTransientConnectionException("The main database of this connection is no longer "
@@ -120,7 +122,7 @@ public final class SessionState {
                 database.text().execute("DETACH DATABASE " + SqlText.quoteIdentifier(db[0]));
             }
         }
-        if (value("SELECT 1 FROM temp.sqlite_master LIMIT 1") != null) {
+        if (tempOpen && value("SELECT 1 FROM temp.sqlite_master LIMIT 1") != null) {
             emptyTemp();
         }
         for (Map.Entry<String, String> s : settings.entrySet()) {

@@ -460,10 +460,9 @@ record DiffScenario(String family, List<Op> ops) {
             return switch (r.nextInt(7)) {
                 case 5 -> {
                     Table t = table();
-                    // database_list: not its file column (each run has a file of its own), nor temp (D2 in
-                    // docs/fuzz-findings-2026-11-27.md: on SQLite 3.40 a PreparedStatement's prepare lists it)
+                    // database_list: not its file column (each run has a file of its own); temp too (D2, fixed)
                     yield new Query(new String[] {"PRAGMA table_info(" + t.name() + ")", "SELECT * FROM pragma_index_list('" + t.name()
-                            + "') ORDER BY name", "SELECT seq, name FROM pragma_database_list WHERE name <> 'temp'",
+                            + "') ORDER BY name", "SELECT seq, name FROM pragma_database_list",
                             "SELECT * FROM pragma_table_xinfo('" + t.name() + "')"}[r.nextInt(4)], List.of(), -1);
                 }
                 case 6 -> { // read at execution into Java values (ExplainRows), then through the same getters

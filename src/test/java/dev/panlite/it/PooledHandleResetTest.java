@@ -113,6 +113,18 @@ class PooledHandleResetTest {
     }
 
     /** abort() through a handle closes the physical connection: the pool hears of an error (adversarial review: it heard nothing). */
+    /** The reset of a handle that used no TEMP table opens no TEMP database (D2: SQLite 3.40 opened it). */
+    @Test
+    void aResetOpensNoTempDatabase() throws SQLException {
+        for (int i = 0; i < 2; i++) {
+            try (Connection c = pooled.getConnection()) {
+                TestDb.exec(c, "PRAGMA foreign_keys = ON"); // a setting: the reset has work to do
+                assertEquals("main", TestDb.queryString(c, "SELECT group_concat(name, ' ') FROM pragma_database_list"),
+                        "borrow " + i);
+            }
+        }
+    }
+
     @Test
     void abortingAHandleTellsThePoolTheConnectionIsGone() throws SQLException {
         Connection first = pooled.getConnection();
