@@ -2,7 +2,6 @@ package dev.panlite.engine;
 
 import dev.panlite.ffi.Fused;
 import dev.panlite.ffi.Sqlite;
-import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
 
 /**
@@ -18,13 +17,14 @@ import java.sql.SQLException;
 final class Conversions {
     private static final String SQL = "SELECT ?1";
     /**
-     * The database's text encoding is UTF-8, and fixed: a schema row was read (SQLite then never
-     * changes ENC(db) on this connection), which a non-empty main schema proves. Not temp's: reading
-     * temp.sqlite_schema makes SQLite 3.40 open the TEMP database, which PRAGMA database_list then
-     * lists (D2 in docs/fuzz-findings-2026-11-27.md); a connection with TEMP tables only asks again.
+     * The main schema is not empty, so a schema row was read and SQLite never changes ENC(db) on this
+     * connection again. Not temp's: reading temp.sqlite_schema makes SQLite 3.40 open the TEMP
+     * database, which PRAGMA database_list then lists (D2 in docs/fuzz-findings-2026-11-27.md); a
+     * connection with TEMP tables only asks again.
      */
-    private static final String ENCODING_SQL = "SELECT (SELECT encoding FROM pragma_encoding) = 'UTF-8', "
-            + "EXISTS (SELECT 1 FROM main.sqlite_schema)";
+    private static final String FIXED_SQL = "SELECT EXISTS (SELECT 1 FROM main.sqlite_schema)";
+    /** The encoding: a PRAGMA, which no table or view of the application can stand in for (as for pragma_encoding). */
+    private static final String ENCODING_SQL = "PRAGMA encoding";
 
     private final Database db;
     private Stmt select;
@@ -37,77 +37,60 @@ final class Conversions {
      * (the database's for a stored blob, UTF-8 for a computed zeroblob), so a row holding a blob is
      * read in place. The bundled engine's helper reads the encoding itself, per row ({@link
      * Fused#readsEncoding}); otherwise it is asked here once it is fixed, and until then (an empty
-     * schema) asked at each fill and answered no. A failing question (an authorizer that denies it)
-     * also answers no: the rows are then read in place, which is never wrong. The question's
-     * statement is finalized at once: none of the connection's statements stays behind for it. Lock held.
+     * schema) asked at each fill and answered no. It is never asked while a statement runs (see
+     * {@link #anyStatementRunning}): no, until then. A failing question (an authorizer that denies it, a
+     * progress handler that interrupts it) also answers no: the rows are then read in place, which
+     * is never wrong. The question's statements are finalized at once: none of the connection's
+     * statements stays behind for it. Lock held.
      */
     boolean blobsReadAhead() {
         if (Fused.readsEncoding() || utf8 > 0) {
             return true;
         }
-        if (utf8 < 0) {
+        if (utf8 < 0 || anyStatementRunning()) {
             return false;
         }
-        Stmt encoding;
-        try {
-            encoding = db.prepareFresh(ENCODING_SQL);
-        } catch (SQLException e) {
+        String fixed = firstValue(FIXED_SQL);
+        if (!"1".equals(fixed)) {
             return false; // read in place (see above)
         }
-        long h = encoding.handle;
-        try {
-            if (Sqlite.step(h) != Sqlite.ROW) {
-                return false; // read in place (see above)
-            }
-            boolean isUtf8 = Sqlite.columnLong(h, 0) != 0;
-            if (Sqlite.columnLong(h, 1) != 0) {
-                utf8 = (byte) (isUtf8 ? 1 : -1);
-                return isUtf8;
-            }
-            return false;
-        } finally {
-            encoding.finalizeNow();
+        String encoding = firstValue(ENCODING_SQL);
+        if (encoding == null) {
+            return false; // read in place (see above)
         }
+        boolean isUtf8 = encoding.equals("UTF-8");
+        utf8 = (byte) (isUtf8 ? 1 : -1);
+        return isUtf8;
     }
 
     /**
-     * A stored BLOB's bytes read as text, as sqlite3_column_text reads them: in the database's text
-     * encoding (a UTF-16 one drops an odd last byte), for a row read in place ({@link
-     * Stmt#columnTextAsStepped}). Null for null. Lock held.
+     * Whether a statement of the connection is between its first step and its reset. The question
+     * above reads the schema, which a connection's first statements (reading no table) have not
+     * loaded; loading it then sets ENC(db), and a running statement's text literals would read as the
+     * new encoding from its next row on ("abc" came back as "\u6261" in a UTF-16 file).
      */
-    String blobAsText(byte[] bytes) {
-        if (bytes == null) {
+    private boolean anyStatementRunning() {
+        long handle = db.handle();
+        for (long s = Sqlite.nextStmt(handle, 0); s != 0; s = Sqlite.nextStmt(handle, s)) {
+            if (Sqlite.stmtBusy(s)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The first column of the first row of {@code sql} as text, from a statement finalized at once; null if none or it fails. */
+    private String firstValue(String sql) {
+        Stmt stmt;
+        try {
+            stmt = db.prepareFresh(sql);
+        } catch (SQLException e) {
             return null;
         }
-        java.nio.charset.Charset charset = textCharset();
-        int n = charset == StandardCharsets.UTF_8 ? bytes.length : bytes.length & ~1;
-        return new String(bytes, 0, n, charset);
-    }
-
-    /**
-     * The database's text encoding as a charset: UTF-8 once known fixed ({@link #blobsReadAhead}),
-     * else asked (a rare path: getString of a BLOB read in place). An authorizer that denies the
-     * question gets UTF-8, every database's encoding but one created with {@code encoding=UTF-16*}.
-     */
-    private java.nio.charset.Charset textCharset() {
-        if (utf8 > 0) {
-            return StandardCharsets.UTF_8;
-        }
-        Stmt encoding;
         try {
-            encoding = db.prepareFresh("SELECT encoding FROM pragma_encoding");
-        } catch (SQLException e) {
-            return StandardCharsets.UTF_8; // see above
-        }
-        try {
-            String name = Sqlite.step(encoding.handle) == Sqlite.ROW ? Sqlite.columnText(encoding.handle, 0) : null;
-            return switch (name == null ? "" : name) {
-                case "UTF-16le" -> StandardCharsets.UTF_16LE;
-                case "UTF-16be" -> StandardCharsets.UTF_16BE;
-                default -> StandardCharsets.UTF_8;
-            };
+            return Sqlite.step(stmt.handle) == Sqlite.ROW ? Sqlite.columnText(stmt.handle, 0) : null;
         } finally {
-            encoding.finalizeNow();
+            stmt.finalizeNow();
         }
     }
 

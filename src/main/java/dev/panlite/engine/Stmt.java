@@ -540,13 +540,15 @@ public final class Stmt {
     // docs/fuzz-findings-2026-11-27.md). These two read every storage class as a row read ahead does.
 
     /**
-     * The value as text, as sqlite3_column_text gives it, without converting a BLOB in place: its
-     * bytes are read as text in the database's encoding, as SQLite reads them. Null for NULL.
+     * The value as text, as sqlite3_column_text gives it, without converting a BLOB in place: a copy
+     * of it is converted ({@link Sqlite#columnTextOfCopy}), which runs no SQL and no callback. Null
+     * for NULL.
      */
     public String columnTextAsStepped(int column) {
         assert db.isLockedByMe();
         if (Sqlite.columnType(handle, column) == Sqlite.BLOB) {
-            return db.conversions().blobAsText(Sqlite.columnBlob(handle, column));
+            byte[] utf8 = Sqlite.columnTextOfCopy(handle, column);
+            return utf8 == null ? null : new String(utf8, java.nio.charset.StandardCharsets.UTF_8);
         }
         return Sqlite.columnText(handle, column); // TEXT, a number or NULL: still read as what it was
     }

@@ -210,6 +210,10 @@ public final class Sqlite {
     private static final MethodHandle VALUE_TEXT = bind("sqlite3_value_text", FunctionDescriptor.of(ADDRESS, ADDRESS), CRITICAL);
     private static final MethodHandle VALUE_BLOB = bind("sqlite3_value_blob", FunctionDescriptor.of(ADDRESS, ADDRESS), CRITICAL);
     private static final MethodHandle VALUE_BYTES = bind("sqlite3_value_bytes", FunctionDescriptor.of(JAVA_INT, ADDRESS), CRITICAL);
+    private static final MethodHandle COLUMN_VALUE = bind("sqlite3_column_value",
+            FunctionDescriptor.of(ADDRESS, ADDRESS, JAVA_INT), CRITICAL);
+    private static final MethodHandle VALUE_DUP = bind("sqlite3_value_dup", FunctionDescriptor.of(ADDRESS, ADDRESS), CRITICAL);
+    private static final MethodHandle VALUE_FREE = bind("sqlite3_value_free", FunctionDescriptor.ofVoid(ADDRESS), CRITICAL);
     private static final MethodHandle RESULT_NULL = bind("sqlite3_result_null", FunctionDescriptor.ofVoid(ADDRESS), CRITICAL);
     private static final MethodHandle RESULT_INT64 = bind("sqlite3_result_int64",
             FunctionDescriptor.ofVoid(ADDRESS, JAVA_LONG), CRITICAL);
@@ -836,6 +840,37 @@ public final class Sqlite {
     public static String columnText(long stmt, int column) {
         byte[] utf8 = columnTextBytes(stmt, column);
         return utf8 == null ? null : new String(utf8, StandardCharsets.UTF_8);
+    }
+
+    /**
+     * sqlite3_column_text's UTF-8 of the column, converted on a copy of the value (sqlite3_value_dup):
+     * SQLite converts the value it is asked about in place, and a row read in place must keep its
+     * values as stepped (a BLOB would read as TEXT from then on). The copy keeps the encoding the
+     * value carries (the database's for a stored blob, UTF-8 for a computed zeroblob), so the text is
+     * SQLite's own. Null for SQL NULL; when SQLite has no memory for the copy, the column itself is
+     * converted (the value is right, the row is changed). The statement must be on a row, lock held.
+     */
+    public static byte[] columnTextOfCopy(long stmt, int column) {
+        try {
+            MemorySegment copy = (MemorySegment) VALUE_DUP.invokeExact((MemorySegment) COLUMN_VALUE.invokeExact(ptr(stmt), column));
+            if (copy.address() == 0) {
+                return columnTextBytes(stmt, column);
+            }
+            try {
+                MemorySegment p = (MemorySegment) VALUE_TEXT.invokeExact(copy); // text first, then bytes
+                if (p.address() == 0) {
+                    return null;
+                }
+                int n = (int) VALUE_BYTES.invokeExact(copy);
+                byte[] out = new byte[n];
+                MemorySegment.copy(p.reinterpret(n), JAVA_BYTE, 0, out, 0, n);
+                return out;
+            } finally {
+                VALUE_FREE.invokeExact(copy); // the text above lives in the copy: copied out first
+            }
+        } catch (Throwable t) {
+            throw fail(t);
+        }
     }
 
     /** The column as bytes (text gives its UTF-8); null for SQL NULL, empty for a zero-length blob. */

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
+import dev.panlite.PanliteConnection;
 import dev.panlite.TestDb;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -15,6 +16,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -140,6 +142,114 @@ class GetterOrderTest {
             rs.getString(1);
             assertEquals(before, rs.getMetaData().getColumnType(1), "the column's type as stepped");
             assertInstanceOf(byte[].class, rs.getObject(1));
+        }
+    }
+
+    // Breaks an outside review found in the first fix (getString of a BLOB in place decoded its bytes
+    // in Java, in the encoding "SELECT encoding FROM pragma_encoding" reported). Each asserts what
+    // SQLite reads (CAST(v AS TEXT)); every row here is read in place (fetch size 1, a UTF-16 database).
+
+    /** A user's table or view named pragma_encoding shadows the eponymous table the driver asks. */
+    @Test
+    void aViewNamedPragmaEncodingDoesNotChangeGetStringOfABlob() throws SQLException {
+        try (Connection c = TestDb.open(dir, "encoding=UTF-16le")) {
+            TestDb.exec(c, "CREATE TABLE t(v)", "INSERT INTO t VALUES (x'41004200'), (x'41004200')",
+                    "CREATE TEMP VIEW pragma_encoding AS SELECT 'UTF-8' AS encoding");
+            try (Statement s = c.createStatement()) {
+                s.setFetchSize(1);
+                try (ResultSet rs = s.executeQuery("SELECT v, CAST(v AS TEXT) FROM t")) {
+                    while (rs.next()) {
+                        assertEquals("AB", rs.getString(2), "SQLite's reading");
+                        assertEquals("AB", rs.getString(1), "the blob read as UTF-16le text"); // got "A\0B\0"
+                        assertArrayEquals(new byte[] {0x41, 0, 0x42, 0}, rs.getBytes(1));
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * A progress handler that stops statements runs inside getString (on the driver's own
+     * question), which then silently decodes in UTF-8; before, getString ran no statement.
+     */
+    @Test
+    void aProgressHandlerDoesNotChangeGetStringOfABlob() throws SQLException {
+        try (Connection c = TestDb.open(dir, "encoding=UTF-16le")) {
+            TestDb.exec(c, "CREATE TABLE t(v)", "INSERT INTO t VALUES (x'41004200')");
+            PanliteConnection pc = c.unwrap(PanliteConnection.class);
+            try (Statement s = c.createStatement()) {
+                s.setFetchSize(1);
+                try (ResultSet rs = s.executeQuery("SELECT v FROM t")) {
+                    rs.next();
+                    pc.setProgressHandler(1, () -> 1); // stops any statement run from now on
+                    String got;
+                    try {
+                        got = rs.getString(1);
+                    } catch (SQLException e) {
+                        return; // an error would at least not be a wrong value
+                    } finally {
+                        pc.setProgressHandler(0, null);
+                    }
+                    assertEquals("AB", got, "the blob read as UTF-16le text, not as UTF-8"); // got "A\0B\0"
+                }
+            }
+        }
+    }
+
+    /** SQLite reads a computed zeroblob as UTF-8 text; the driver now reads it as UTF-16 (half the characters). */
+    @Test
+    void getStringOfAZeroblobInAUtf16DatabaseIsSqlitesReading() throws SQLException {
+        try (Connection c = TestDb.open(dir, "encoding=UTF-16le")) {
+            String sqlite = TestDb.queryString(c, "SELECT CAST(zeroblob(4) AS TEXT)");
+            assertEquals("\0\0\0\0", sqlite, "SQLite's reading");
+            try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT zeroblob(4)")) {
+                rs.next();
+                assertEquals(sqlite, rs.getString(1)); // got "\0\0"
+            }
+        }
+    }
+
+    /**
+     * SQLite reads UTF-16 with a lone high surrogate by pairing it with the next unit; the driver's
+     * Java decoding answers U+FFFD (and a lone low surrogate: U+FFFD, 'A'), so a blob's getString no
+     * longer matches CAST(v AS TEXT), nor the same bytes stored as TEXT.
+     */
+    @Test
+    void getStringOfAnInvalidUtf16BlobIsSqlitesReading() throws SQLException {
+        try (Connection c = TestDb.open(dir, "encoding=UTF-16le")) {
+            TestDb.exec(c, "CREATE TABLE t(v)", "INSERT INTO t VALUES (x'00d84100'), (x'00dc4100')");
+            try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT v, CAST(v AS TEXT) FROM t")) {
+                while (rs.next()) {
+                    String sqlite = rs.getString(2);
+                    assertEquals(sqlite, rs.getString(1)); // got "\ufffd" / "\ufffdA"; SQLite: "\ud800\udc41"
+                }
+            }
+        }
+    }
+
+    /**
+     * The driver's question whether the encoding is fixed (system SQLite, or the helper off) read the
+     * schema between two rows of a connection's first query, which read no table: SQLite then set the
+     * file's encoding under the running statement, and its text literal "abc" came back as "\u6261"
+     * from row 2 on. The question is never asked while a statement runs.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {0, 1})
+    void aFirstQueryReadingNoTableKeepsItsTextInAUtf16File(int fetchSize) throws SQLException {
+        try (Connection c = TestDb.open(dir, "encoding=UTF-16le")) {
+            TestDb.exec(c, "CREATE TABLE t(v)");
+        }
+        try (Connection c = TestDb.open(dir); Statement s = c.createStatement()) { // a new connection: no schema read yet
+            s.setFetchSize(fetchSize);
+            try (ResultSet rs = s.executeQuery("SELECT x'41004200', CASE WHEN k > 0 THEN 'abc' END"
+                    + " FROM (SELECT 1 AS k UNION ALL SELECT 2 UNION ALL SELECT 3)")) {
+                int rows = 0;
+                while (rs.next()) {
+                    rows++;
+                    assertEquals("abc", rs.getString(2), "row " + rows);
+                }
+                assertEquals(3, rows);
+            }
         }
     }
 }
