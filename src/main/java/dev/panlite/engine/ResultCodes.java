@@ -172,10 +172,10 @@ public final class ResultCodes {
             case 14 -> phase == Phase.OPEN ? new Connection(text, SqlState.UNABLE_TO_CONNECT, extended)
                     : new General(text, SqlState.IO_ERROR, extended);
             case 26 -> new Connection(text, SqlState.UNABLE_TO_CONNECT, extended);
-            // a schema wider than the column limit (limit_column set low) reads to SQLite as a corrupt one
-            case 11 -> message != null && message.contains(" - too many columns on ")
-                    ? new NonTransient(text + ". The file is not corrupt: a table in it has more columns than the"
-                            + " connection's column limit (the limit_column setting) allows", SqlState.TOO_MANY_COLUMNS, extended)
+            case 11 -> widerThanTheColumnLimit(message)
+                    ? new NonTransient(text + ". The file is not corrupt: a table or index in it has more columns"
+                            + " than this connection's column limit allows (the limit_column setting, at most the"
+                            + " SQLITE_MAX_COLUMN this SQLite was built with)", SqlState.TOO_MANY_COLUMNS, extended)
                     : new NonTransient(text, SqlState.DATA_CORRUPTED, extended);
             case 13 -> new General(text, SqlState.DISK_FULL, extended);
             case 7 -> new General(text, SqlState.OUT_OF_MEMORY, extended);
@@ -187,6 +187,28 @@ public final class ResultCodes {
             case 23, 3 -> new NonTransient(text, SqlState.INSUFFICIENT_PRIVILEGE, extended);
             default -> new General(text, SqlState.GENERAL_ERROR, extended);
         };
+    }
+
+    /**
+     * Whether SQLite's "malformed database schema" message is the one for a table or index wider
+     * than the column limit (limit_column set low), which reads to SQLite as a corrupt schema: exactly
+     * "malformed database schema (N) - too many columns on N" or "... (N) - too many columns in index",
+     * N the object's name (which may hold any text, so it is matched whole, not searched).
+     */
+    static boolean widerThanTheColumnLimit(String message) {
+        String prefix = "malformed database schema (";
+        if (message == null || !message.startsWith(prefix)) {
+            return false;
+        }
+        String rest = message.substring(prefix.length());
+        String index = ") - too many columns in index";
+        if (rest.endsWith(index)) { // the message ends with what SQLite adds after the name: nothing can follow it
+            return true;
+        }
+        String table = ") - too many columns on ";
+        int n = (rest.length() - table.length()) / 2; // rest is N + table + N
+        return n > 0 && rest.length() == 2 * n + table.length() && rest.startsWith(table, n)
+                && rest.regionMatches(0, rest, n + table.length(), n);
     }
 
     private static String constraintState(int extended) {

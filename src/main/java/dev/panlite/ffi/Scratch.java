@@ -392,8 +392,8 @@ public final class Scratch implements AutoCloseable {
         for (String name : names) {
             java.util.Optional<MemorySegment> symbol = library.find(name);
             if (symbol.isPresent()) {
-                return Boolean.FALSE.equals(ExecutableMemory.contains(symbol.get().address()))
-                        ? "the entry point " + name + " is not a function (its symbol is not in executable memory):"
+                return Boolean.FALSE.equals(ExecutableMemory.isFunction(symbol.get().address()))
+                        ? "the entry point " + name + " is not a function (a variable, or not in executable memory):"
                                 + " SQLite would call it and crash the process"
                         : null;
             }
@@ -434,7 +434,9 @@ public final class Scratch implements AutoCloseable {
                 continue; // the JVM would warn of a "stack guard" for any file that is not an ELF library
             }
             try {
-                java.lang.foreign.SymbolLookup lookup = java.lang.foreign.SymbolLookup.libraryLookup(candidate, arena);
+                // by the very string SQLite is given (no real path): the dynamic loader then hands both the
+                // same library, also when the name already names one this process loaded (a link re-pointed since)
+                java.lang.foreign.SymbolLookup lookup = java.lang.foreign.SymbolLookup.libraryLookup(candidate.toString(), arena);
                 pinned.put(candidate, lookup);
                 return lookup;
             } catch (IllegalArgumentException notLoadable) {

@@ -171,11 +171,21 @@ final class JdbcDatabaseMetaData implements DatabaseMetaData {
 
     /** The schemas (main, temp, attached) in SQLite's order. temp is always there, even before first use. */
     private List<String> schemas() throws SQLException {
-        List<String> names = new ArrayList<>();
-        query("SELECT name FROM pragma_database_list ORDER BY seq", rs -> names.add(rs.getString(1)));
+        List<String> names = openSchemas();
         if (names.stream().noneMatch(n -> n.equalsIgnoreCase("temp"))) {
             names.add(Math.min(1, names.size()), "temp");
         }
+        return names;
+    }
+
+    /**
+     * The schemas SQLite has open (PRAGMA database_list): TEMP only once the connection used it. Its
+     * tables are read only then: reading temp.sqlite_schema opens the TEMP database, which a
+     * connection that never used it does not have (and database_list would then list it).
+     */
+    private List<String> openSchemas() throws SQLException {
+        List<String> names = new ArrayList<>();
+        query("SELECT name FROM pragma_database_list ORDER BY seq", rs -> names.add(rs.getString(1)));
         return names;
     }
 
@@ -212,6 +222,7 @@ final class JdbcDatabaseMetaData implements DatabaseMetaData {
     /** Tables and views (and each schema's own sqlite_schema table) whose schema and name pass the filters. */
     private List<Table> tables(Predicate<String> schemaFilter, Predicate<String> nameFilter) throws SQLException {
         List<Table> out = new ArrayList<>();
+        List<String> open = openSchemas();
         for (String schema : schemas()) {
             if (!schemaFilter.test(schema)) {
                 continue;
@@ -221,6 +232,9 @@ final class JdbcDatabaseMetaData implements DatabaseMetaData {
                     : (temp ? "sqlite_temp_master" : "sqlite_master");
             if (nameFilter.test(self)) {
                 out.add(new Table(schema, self, "table", null));
+            }
+            if (!open.contains(schema)) {
+                continue; // TEMP, never used: no tables (see openSchemas)
             }
             query("SELECT name, type, sql FROM " + quote(schema) + ".sqlite_master WHERE type IN ('table', 'view')",
                     rs -> {
