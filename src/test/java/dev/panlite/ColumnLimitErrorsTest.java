@@ -43,7 +43,7 @@ class ColumnLimitErrorsTest {
     /**
      * A genuinely corrupt schema row (rootpage 9999, past the end of the file) of a table whose name
      * contains " - too many columns on ": SQLite's message names the object, and the driver's test is a
-     * substring of the whole message, so it answers 54011 "The file is not corrupt".
+     * substring of the whole message, so it answered 54011 "The file is not corrupt". Matched whole now.
      */
     @Test
     void aCorruptSchemaRowIsXX001WhateverItsName() throws SQLException {
@@ -60,7 +60,7 @@ class ColumnLimitErrorsTest {
     /**
      * An index with more columns than limit_column (the table itself within it): SQLite reports the
      * schema malformed "- too many columns in index", as for a wide table, and the file is as sound;
-     * the change maps only "too many columns on" (a table), so this one is still XX001 "corrupt".
+     * the first mapping knew only "too many columns on" (a table), and this one stayed XX001 "corrupt".
      */
     @Test
     void anIndexWiderThanTheColumnLimitIsNotACorruptFile() throws SQLException {

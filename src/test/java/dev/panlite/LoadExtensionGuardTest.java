@@ -31,7 +31,7 @@ class LoadExtensionGuardTest {
 
     /** Compiles {@code source} into {@code dir/name} with extra linker/compiler flags; skips without cc. */
     private Path cc(String name, String source, String... flags) throws IOException, InterruptedException {
-        assumeTrue(System.getProperty("os.name").startsWith("Linux"), "reads /proc/self/maps (Linux only)");
+        assumeTrue(System.getProperty("os.name").startsWith("Linux"), "the guard is Linux only");
         Path include = EngineHeader.path().getParent();
         Path c = dir.resolve(name + ".c");
         Files.writeString(c, source);
@@ -117,8 +117,8 @@ class LoadExtensionGuardTest {
     /**
      * A const array under an entry point's name lands in read-only data, which a linker that does not
      * separate code from read-only data (gold, the default of some toolchains, or -z noseparate-code)
-     * maps executable together with .text: the guard lets it through and SQLite calls it (SIGSEGV in
-     * not_code+0x0, the JVM dies). This is the shape of TestExtensions.NOT_CODE's own not_code.
+     * maps executable together with .text: a guard that looked at the mapping alone let it through and
+     * SQLite called it (SIGSEGV in not_code+0x0, the JVM died). The symbol's type tells.
      */
     @Test
     void aConstVariableInTheTextSegmentIsRefused() throws Exception {
@@ -136,10 +136,10 @@ class LoadExtensionGuardTest {
     }
 
     /**
-     * A symbolic link to a library in a folder whose name is not UTF-8 (Latin-1 "é"): Java's
-     * libraryLookup takes the link's real path as a String, which cannot name that folder, so the
-     * driver never opens the library, checks nothing ("opened" false), and SQLite, given the link,
-     * loads it and calls the variable sqlite3_extension_init: the JVM dies.
+     * A symbolic link to a library in a folder whose name is not UTF-8 (Latin-1 "é"): looked up by its
+     * real path, which a Java String cannot name, the library was never opened by the driver, nothing
+     * was checked, and SQLite, given the link, called the variable sqlite3_extension_init (a crash).
+     * It is looked up by the path as given now.
      */
     @Test
     void aVariableBehindALinkIntoANonUtf8FolderIsRefused() throws Exception {
@@ -152,8 +152,8 @@ class LoadExtensionGuardTest {
 
     /**
      * Once any file whose path is not UTF-8 is mapped into the process (here a real extension, loaded
-     * through a link), /proc/self/maps is no longer UTF-8: Files.readAllLines throws, the guard answers
-     * "cannot tell" and lets every later variable through, for every connection of the process.
+     * through a link), /proc/self/maps is no longer UTF-8: read as UTF-8 it failed, the guard answered
+     * "cannot tell" and let every later variable through, for every connection of the process.
      */
     @Test
     void aNonUtf8MappingDoesNotTurnTheGuardOff() throws Exception {
@@ -168,9 +168,9 @@ class LoadExtensionGuardTest {
 
     /**
      * An upgrade by re-pointing a symbolic link (current.so: v1.so, then v2.so). SQLite dlopens the
-     * link's name, which the process already knows as v1.so; the guard looks up the link's real path,
-     * v2.so. v2's sqlite3_feature_init is a function, v1's a variable: the guard passes it, SQLite
-     * calls v1's variable, the JVM dies.
+     * link's name, which the process already knows as v1.so; a guard that looked up the link's real
+     * path checked v2.so, whose sqlite3_feature_init is a function, and SQLite called v1's, a variable
+     * (a crash). The driver looks the library up by the name SQLite is given.
      */
     @Test
     void aReLinkedLibraryIsCheckedAsSqliteWillCallIt() throws Exception {

@@ -48,10 +48,10 @@ class TempDatabaseTest {
     }
 
     /**
-     * DatabaseMetaData's table calls read temp.sqlite_master even when TEMP was never used (schemas()
-     * adds "temp" always), which opens the TEMP database on both engines: database_list then lists
+     * DatabaseMetaData's table calls read temp.sqlite_master even when TEMP was never used (its
+     * schemas always name temp), which opened the TEMP database on both engines: database_list then listed
      * temp, unlike a new connection's. getTables, getColumns, getPrimaryKeys, getIndexInfo,
-     * getImported/ExportedKeys, getCrossReference, getBestRowIdentifier all do it.
+     * getImported/ExportedKeys, getCrossReference, getBestRowIdentifier all did.
      */
     @Test
     void metadataOpensNoTempDatabase() throws SQLException {
