@@ -258,6 +258,16 @@ PANLITE_EXPORT void panlite_interrupt_clear(sqlite3 *db) {
     AtomicStore(&db->u1.isInterrupted, 0);
 }
 
+/*
+ * Sets the busy timeout SQLite reports (db->busyTimeout, which `SELECT * FROM pragma_busy_timeout`
+ * reads) without installing SQLite's sleeping busy handler: Panlite waits in Java. SQLite reads the
+ * field nowhere else but in that handler, which is never installed. Java calls it with the
+ * connection's lock held whenever the wait in force changes. Only in the bundled engine, as above.
+ */
+PANLITE_EXPORT void panlite_busy_timeout_note(sqlite3 *db, int ms) {
+    db->busyTimeout = ms;
+}
+
 #endif
 /* sqlite3_reset then sqlite3_clear_bindings (always); returns reset's code. */
 PANLITE_EXPORT int panlite_reset_clear(sqlite3_stmt *stmt) {

@@ -46,7 +46,7 @@ public enum Setting {
             "Milliseconds to wait while another connection holds the write lock, before failing"
                     + " with SQLITE_BUSY; 0 fails at once. The wait is in Java (a fair queue within the"
                     + " JVM, retries for other processes), never asleep inside SQLite. PRAGMA busy_timeout"
-                    + " run as SQL sets and reads this wait."),
+                    + " run as SQL sets and reads this wait (so does pragma_busy_timeout on the bundled engine)."),
 
     // ---- PRAGMAs run right after open, in this order; none unless given.
     ENCODING("encoding", Use.PRAGMA, Values.encoding(), null,

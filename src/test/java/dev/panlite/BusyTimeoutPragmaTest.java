@@ -55,6 +55,30 @@ class BusyTimeoutPragmaTest {
         }
     }
 
+    /**
+     * The table-valued form, which SQLite answers itself from its own field: the bundled engine keeps
+     * that field at the wait in force (SQLite's busy handler stays off). Elsewhere it reads 0.
+     */
+    @Test
+    void theTableValuedFormReadsTheWaitInForceToo() throws SQLException {
+        org.junit.jupiter.api.Assumptions.assumeTrue(dev.panlite.ffi.BusyTimeoutField.available(),
+                "only the bundled engine lets the driver set SQLite's own busy timeout");
+        String read = "SELECT timeout FROM pragma_busy_timeout";
+        try (Connection c = TestDb.open(dir, "busy_timeout=1234")) {
+            assertEquals(1234, TestDb.queryLong(c, read), "the URL's");
+            TestDb.exec(c, "PRAGMA busy_timeout = 77");
+            assertEquals(77, TestDb.queryLong(c, read), "PRAGMA busy_timeout's");
+            c.unwrap(PanliteConnection.class).setBusyHandler((attempts, waited) -> false);
+            assertEquals(0, TestDb.queryLong(c, read), "a busy handler decides: 0, as in SQLite");
+            c.unwrap(PanliteConnection.class).setBusyHandler(null);
+            assertEquals(77, TestDb.queryLong(c, read), "busy_timeout again");
+            assertEquals(TestDb.queryLong(c, "PRAGMA busy_timeout"), TestDb.queryLong(c, read));
+        }
+        try (Connection c = TestDb.open(dir)) {
+            assertEquals(3000, TestDb.queryLong(c, read), "the default");
+        }
+    }
+
     @Test
     void settingItChangesWhatReadingReturnsAndAnswersWithTheNewValue() throws SQLException {
         try (Connection c = TestDb.open(dir); Statement s = c.createStatement()) {

@@ -111,6 +111,7 @@ public final class Database {
         }
         // SQLite never sleeps inside a downcall: busy_timeout is honoured by the Java-side wait (WriteAccess)
         Sqlite.busyTimeout(db, 0);
+        writeAccess.noteInForce(); // what SQLite reports, though: the Java-side wait
         checkpoints.install(scratch, db); // the autocheckpoint, with JFR events (wal_autocheckpoint)
         BlockingLocks.apply(this, config.setlkTimeoutMillis()); // setlk_timeout (experimental: 041)
         registerVectorSearch(); // before any SQL of the settings: the connection as the application gets it

@@ -1,5 +1,6 @@
 package dev.panlite.engine;
 
+import dev.panlite.ffi.BusyTimeoutField;
 import dev.panlite.ffi.Sqlite;
 import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
@@ -46,14 +47,26 @@ final class WriteAccess {
         this.walLimit = litestream;
     }
 
+    /** A busy handler decides from now on (null: busy_timeout again). Lock held. */
     void setBusyHandler(BusyWait.Handler handler) {
         this.handler = handler;
+        noteInForce();
     }
 
-    /** PRAGMA busy_timeout = millis: as sqlite3_busy_timeout, it also replaces the busy handler. */
+    /** PRAGMA busy_timeout = millis: as sqlite3_busy_timeout, it also replaces the busy handler. Lock held. */
     void setBusyTimeout(int millis) {
         handler = null;
         busyTimeoutMillis = Math.max(0, millis);
+        noteInForce();
+    }
+
+    /**
+     * SQLite's own busy timeout says the wait in force too, for {@code SELECT * FROM pragma_busy_timeout}
+     * (bundled engine: {@link BusyTimeoutField}); SQLite itself never waits. Lock held, connection open.
+     */
+    void noteInForce() {
+        assert database.isLockedByMe();
+        BusyTimeoutField.note(database.handle(), busyTimeoutInForce());
     }
 
     int busyTimeoutMillis() {

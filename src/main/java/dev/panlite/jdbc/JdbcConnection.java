@@ -792,7 +792,14 @@ public final class JdbcConnection implements PanliteConnection {
     @Override
     public void setBusyHandler(dev.panlite.BusyHandler handler) throws SQLException {
         checkOpen();
-        db.setBusyHandler(handler == null ? null : handler::keepWaiting);
+        // the lock, not lockOpen: allowed inside a change listener, as before; SQLite's own busy
+        // timeout is set too (BusyTimeoutField), which needs the handle open and this thread's
+        try (var held = db.hold()) {
+            if (db.isClosed()) {
+                throw Errors.connectionClosed();
+            }
+            db.setBusyHandler(handler == null ? null : handler::keepWaiting);
+        }
     }
 
     @Override
