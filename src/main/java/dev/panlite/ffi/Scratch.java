@@ -343,11 +343,7 @@ public final class Scratch implements AutoCloseable {
      */
     public record Loaded(int rc, String message, boolean opened) {}
 
-    /** The suffix SQLite appends to a library name that does not open as given (SHARED_LIB_SUFFIX). */
-    private static final String LIBRARY_SUFFIX = System.getProperty("os.name").startsWith("Windows") ? ".dll"
-            : System.getProperty("os.name").startsWith("Mac") ? ".dylib" : ".so";
-
-    private final java.util.Map<java.nio.file.Path, java.lang.foreign.SymbolLookup> pinned = new java.util.HashMap<>(); // opened into the arena
+    private final ExtensionLibraries extensions = new ExtensionLibraries(arena); // kept mapped until close
 
     /**
      * sqlite3_load_extension of {@code file} with {@code entryPoint} (null: SQLite's default rule), on a
@@ -357,9 +353,9 @@ public final class Scratch implements AutoCloseable {
      * of them would jump into unmapped memory (a crash, with an extension that does so).
      */
     public Loaded loadExtension(long db, java.nio.file.Path file, String entryPoint) {
-        java.lang.foreign.SymbolLookup library = pin(file);
+        java.lang.foreign.SymbolLookup library = extensions.pin(file);
         boolean opened = library != null;
-        String notCode = opened ? entryPointNotCode(library, file, entryPoint) : null;
+        String notCode = opened ? ExtensionLibraries.entryPointNotCode(library, file, entryPoint) : null;
         if (notCode != null) {
             return new Loaded(Sqlite.ERROR, notCode, true); // SQLite would call it: a crash
         }
@@ -377,89 +373,6 @@ public final class Scratch implements AutoCloseable {
                 }
             }
         }
-    }
-
-    /**
-     * The entry point SQLite would call in {@code library} (sqlite3LoadExtension's rule: the one named,
-     * else {@code sqlite3_extension_init}, else {@code sqlite3_<letters of the file's name>_init})
-     * when it is found but is not in executable memory (a variable of that name): why it must not be
-     * called. Null when it is code, is not found (SQLite then says so), or this platform cannot tell.
-     */
-    private static String entryPointNotCode(java.lang.foreign.SymbolLookup library, java.nio.file.Path file,
-            String entryPoint) {
-        java.util.List<String> names = entryPoint != null ? java.util.List.of(entryPoint)
-                : java.util.List.of("sqlite3_extension_init", "sqlite3_" + initName(file) + "_init");
-        for (String name : names) {
-            java.util.Optional<MemorySegment> symbol = library.find(name);
-            if (symbol.isPresent()) {
-                return Boolean.FALSE.equals(ExecutableMemory.isFunction(symbol.get().address()))
-                        ? "the entry point " + name + " is not a function (a variable, or not in executable memory):"
-                                + " SQLite would call it and crash the process"
-                        : null;
-            }
-        }
-        return null;
-    }
-
-    /** The letters of a library's file name, lower-cased, after a leading "lib" and before the first dot (as SQLite derives them). */
-    private static String initName(java.nio.file.Path file) {
-        java.nio.file.Path name = file.getFileName();
-        String s = name == null ? "" : name.toString();
-        if (s.regionMatches(true, 0, "lib", 0, 3)) {
-            s = s.substring(3);
-        }
-        StringBuilder letters = new StringBuilder();
-        for (int i = 0; i < s.length() && s.charAt(i) != '.'; i++) {
-            char ch = s.charAt(i);
-            if (ch < 0x80 && Character.isLetter(ch)) {
-                letters.append(Character.toLowerCase(ch));
-            }
-        }
-        return letters.toString();
-    }
-
-    /**
-     * Opens {@code file}, or else the name SQLite tries next (with the suffix), until this connection
-     * closes; null when neither is a shared library this process can open.
-     */
-    private java.lang.foreign.SymbolLookup pin(java.nio.file.Path file) {
-        java.nio.file.Path name = file.getFileName();
-        for (java.nio.file.Path candidate : name == null ? java.util.List.of(file)
-                : java.util.List.of(file, file.resolveSibling(name + LIBRARY_SUFFIX))) {
-            java.lang.foreign.SymbolLookup known = pinned.get(candidate);
-            if (known != null) {
-                return known;
-            }
-            if (!sharedLibrary(candidate)) {
-                continue; // the JVM would warn of a "stack guard" for any file that is not an ELF library
-            }
-            try {
-                // by the very string SQLite is given (no real path): the dynamic loader then hands both the
-                // same library, also when the name already names one this process loaded (a link re-pointed since)
-                java.lang.foreign.SymbolLookup lookup = java.lang.foreign.SymbolLookup.libraryLookup(candidate.toString(), arena);
-                pinned.put(candidate, lookup);
-                return lookup;
-            } catch (IllegalArgumentException notLoadable) {
-                // a library for another machine, or with missing dependencies: SQLite fails on it too, and
-                // its message, which the caller reports, says why
-            }
-        }
-        return null;
-    }
-
-    /** Whether {@code file} starts as a shared library does: ELF, Mach-O (thin or fat) or PE. */
-    private static boolean sharedLibrary(java.nio.file.Path file) {
-        byte[] head = new byte[4];
-        try (var in = java.nio.file.Files.newInputStream(file)) {
-            if (in.readNBytes(head, 0, 4) < 2) {
-                return false;
-            }
-        } catch (java.io.IOException | RuntimeException unreadable) { // missing, a folder, no permission
-            return false;
-        }
-        int magic = (head[0] & 0xff) << 24 | (head[1] & 0xff) << 16 | (head[2] & 0xff) << 8 | head[3] & 0xff;
-        return magic == 0x7f454c46 || magic == 0xfeedface || magic == 0xfeedfacf || magic == 0xcefaedfe
-                || magic == 0xcffaedfe || magic == 0xcafebabe || head[0] == 'M' && head[1] == 'Z';
     }
 
     // ------------------------------------------------------------------ incremental blob I/O
