@@ -29,7 +29,7 @@ class ReadmeTest {
     }
 
     /**
-     * The README shows the chart of results/latest (the one run the repository keeps: ./bench
+     * The README shows the chart of results/latest (the one run the repository keeps: ./bench --full
      * writes it after a full-suite run; results/<stamp>/ are local and ignored by git, so a
      * partial run on this machine changes nothing here) and names the run it holds.
      */
