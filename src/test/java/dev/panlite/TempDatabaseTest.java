@@ -29,16 +29,6 @@ class TempDatabaseTest {
     @TempDir
     Path dir;
 
-    private static String databaseList(Connection c) throws SQLException {
-        StringBuilder names = new StringBuilder();
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT name FROM pragma_database_list")) {
-            while (rs.next()) {
-                names.append(names.isEmpty() ? "" : " ").append(rs.getString(1));
-            }
-        }
-        return names.toString();
-    }
-
     private static void drain(ResultSet rs) throws SQLException {
         try (rs) {
             while (rs.next()) {
@@ -57,13 +47,13 @@ class TempDatabaseTest {
     void metadataOpensNoTempDatabase() throws SQLException {
         try (Connection c = TestDb.open(dir)) {
             TestDb.exec(c, "CREATE TABLE t(id INTEGER PRIMARY KEY, s TEXT)");
-            assertEquals("main", databaseList(c));
+            assertEquals("main", TestDb.databaseList(c));
             DatabaseMetaData md = c.getMetaData();
             drain(md.getTables(null, null, "%", null));
-            assertEquals("main", databaseList(c), "after getTables(null, null, \"%\", null)");
+            assertEquals("main", TestDb.databaseList(c), "after getTables(null, null, \"%\", null)");
             drain(md.getColumns(null, null, "t", "%"));
             drain(md.getPrimaryKeys(null, null, "t"));
-            assertEquals("main", databaseList(c), "after getColumns, getPrimaryKeys");
+            assertEquals("main", TestDb.databaseList(c), "after getColumns, getPrimaryKeys");
         }
     }
 
@@ -79,7 +69,7 @@ class TempDatabaseTest {
                 drain(first.getMetaData().getTables(null, null, "t", null));
             }
             try (Connection next = pooled.getConnection()) {
-                assertEquals("main", databaseList(next), "as on a new connection");
+                assertEquals("main", TestDb.databaseList(next), "as on a new connection");
             }
         } finally {
             pooled.close();

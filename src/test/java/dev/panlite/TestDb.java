@@ -181,6 +181,17 @@ public final class TestDb {
     }
 
     /** The first column of the one row {@code sql} returns, as a String. */
+    /** The names PRAGMA database_list gives, in order, separated by spaces ("main", "main temp"). */
+    public static String databaseList(Connection c) throws SQLException {
+        StringBuilder names = new StringBuilder();
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT name FROM pragma_database_list")) {
+            while (rs.next()) {
+                names.append(names.isEmpty() ? "" : " ").append(rs.getString(1));
+            }
+        }
+        return names.toString();
+    }
+
     public static String queryString(Connection c, String sql) throws SQLException {
         return queryOne(c, sql, rs -> rs.getString(1));
     }

@@ -50,11 +50,11 @@ final class Conversions {
         if (utf8 < 0 || anyStatementRunning()) {
             return false;
         }
-        String fixed = firstValue(FIXED_SQL);
+        String fixed = FileWrites.firstValue(db, FIXED_SQL, 0);
         if (!"1".equals(fixed)) {
             return false; // read in place (see above)
         }
-        String encoding = firstValue(ENCODING_SQL);
+        String encoding = FileWrites.firstValue(db, ENCODING_SQL, 0);
         if (encoding == null) {
             return false; // read in place (see above)
         }
@@ -77,21 +77,6 @@ final class Conversions {
             }
         }
         return false;
-    }
-
-    /** The first column of the first row of {@code sql} as text, from a statement finalized at once; null if none or it fails. */
-    private String firstValue(String sql) {
-        Stmt stmt;
-        try {
-            stmt = db.prepareFresh(sql);
-        } catch (SQLException e) {
-            return null;
-        }
-        try {
-            return Sqlite.step(stmt.handle) == Sqlite.ROW ? Sqlite.columnText(stmt.handle, 0) : null;
-        } finally {
-            stmt.finalizeNow();
-        }
     }
 
     Conversions(Database db) {

@@ -141,8 +141,11 @@ final class FileWrites {
         }
     }
 
-    /** Column {@code column} of the first row of {@code sql} (one statement that takes no lock), or null. */
-    private static String firstValue(Database database, String sql, int column) {
+    /**
+     * Column {@code column} of the first row of {@code sql} (one statement that takes no lock,
+     * finalized at once), or null: no row, or it failed. Lock held. Also Conversions' questions.
+     */
+    static String firstValue(Database database, String sql, int column) {
         long db = database.handle();
         byte[] text = sql.getBytes(StandardCharsets.UTF_8);
         Scratch scratch = database.scratch();

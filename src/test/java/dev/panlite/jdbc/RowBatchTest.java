@@ -51,17 +51,6 @@ class RowBatchTest {
         return TestDb.open(dir, "trusted_schema=true");
     }
 
-    /** The databases PRAGMA database_list names, in order. */
-    private static String databaseList(Connection c) throws SQLException {
-        StringBuilder names = new StringBuilder();
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT name FROM pragma_database_list")) {
-            while (rs.next()) {
-                names.append(names.isEmpty() ? "" : " ").append(rs.getString(1));
-            }
-        }
-        return names.toString();
-    }
-
     /**
      * Reading ahead opens no TEMP database (D2 in docs/fuzz-findings-2026-11-27.md): asking whether the
      * encoding was fixed read temp.sqlite_schema, which on SQLite 3.40 opens TEMP, and database_list
@@ -71,15 +60,15 @@ class RowBatchTest {
     void readingAheadOpensNoTempDatabase() throws SQLException {
         try (Connection c = open()) {
             TestDb.exec(c, "CREATE TABLE t(b BLOB)", "INSERT INTO t VALUES (x'01'), (x'02'), (x'03')");
-            assertEquals("main", databaseList(c));
+            assertEquals("main", TestDb.databaseList(c));
             try (PreparedStatement ps = c.prepareStatement("SELECT b FROM t"); ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     rs.getBytes(1);
                 }
             }
-            assertEquals("main", databaseList(c), "as on a new connection");
+            assertEquals("main", TestDb.databaseList(c), "as on a new connection");
             TestDb.exec(c, "CREATE TEMP TABLE x(a)");
-            assertEquals("main temp", databaseList(c), "TEMP once it is used");
+            assertEquals("main temp", TestDb.databaseList(c), "TEMP once it is used");
         }
     }
 
